@@ -1,0 +1,49 @@
+"""csp: declare a combinatorial problem once; solve, count, enumerate and
+cross-check it with interchangeable backends.
+
+Two forms of problem:
+
+- `ExactCover`: primary and secondary items, options, colours (Knuth's XCC);
+- `Model`: variables with finite integer domains, and constraints.
+
+>>> import csp
+>>> xc = csp.ExactCover(primary=["a", "b"])
+>>> for items in (["a"], ["b"], ["a", "b"]):
+...     _ = xc.add_option(items)
+>>> sorted(csp.solutions(xc))
+[(0, 1), (2,)]
+"""
+
+from csp import backends
+from csp.backends.base import Search
+from csp.constraints import AllDifferent, Compare, Constraint, Linear, Relation, Sum, Table
+from csp.errors import BackendUnavailable, InputError
+from csp.exactcover import ExactCover
+from csp.model import Model, Variable
+from csp.result import Result, Stats, Status
+from csp.solve import count, solutions, solve
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AllDifferent",
+    "BackendUnavailable",
+    "Compare",
+    "Constraint",
+    "ExactCover",
+    "InputError",
+    "Linear",
+    "Model",
+    "Relation",
+    "Result",
+    "Search",
+    "Stats",
+    "Status",
+    "Sum",
+    "Table",
+    "Variable",
+    "backends",
+    "count",
+    "solutions",
+    "solve",
+]

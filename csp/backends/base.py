@@ -1,0 +1,212 @@
+"""The protocol every backend implements, and the search driver they share.
+
+A backend takes the problems of its `accepts` forms directly (its `native`
+form first); `csp.solve` lowers any other form by a reformulation. It offers
+two operations:
+
+- `solutions(problem, limit=, time_limit=, progress=)` returns a `Search`: a
+  lazy iterator of solutions whose `status` and `stats` are live;
+- `count(problem, time_limit=, progress=)` returns a `Result` and never
+  materialises solutions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from csp.result import Result, Stats, Status
+
+Progress = Callable[[Stats], None]
+"""A progress callback: called now and then with the statistics so far."""
+
+
+@runtime_checkable
+class Backend(Protocol):
+    name: ClassVar[str]
+    native: ClassVar[type]
+    accepts: ClassVar[tuple[type, ...]]
+    capabilities: ClassVar[frozenset[str]]
+
+    def solutions(
+        self,
+        problem: Any,
+        *,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        progress: Progress | None = None,
+    ) -> Search: ...
+
+    def count(
+        self,
+        problem: Any,
+        *,
+        time_limit: float | None = None,
+        progress: Progress | None = None,
+    ) -> Result: ...
+
+
+class Search(Iterator[Any]):
+    """A lazy enumeration of solutions.
+
+    Iterate it for solutions; `status` is None while solutions may still come,
+    then one of `Status`; `stats` is updated as the search goes.
+    """
+
+    backend: str = "?"
+
+    def __init__(self) -> None:
+        self.status: Status | None = None
+        self.stats = Stats()
+
+    def __iter__(self) -> Search:
+        return self
+
+    def __next__(self) -> Any:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop early: the search ends as `INTERRUPTED` if it was not over."""
+        if self.status is None:
+            self.status = Status.INTERRUPTED
+
+    def result(self) -> Result:
+        """Exhaust the iterator and report (the solutions are dropped)."""
+        first = None
+        for solution in self:
+            if first is None:
+                first = solution
+        assert self.status is not None
+        return Result(self.stats.solutions, self.status, self.stats, self.backend, first)
+
+
+# Events a resumable kernel reports when it returns to Python.
+EXHAUSTED = 0
+"""The search space is exhausted."""
+FOUND = 1
+"""A solution is in the state arrays (enumeration mode)."""
+PAUSED = 2
+"""The node budget of this slice ran out; call again to go on."""
+
+
+class SlicedSearch(Search):
+    """Drives a resumable compiled kernel in slices of a node budget.
+
+    Between slices Python regains control: the time limit is checked, the
+    progress callback is called and Ctrl-C (KeyboardInterrupt, delivered when
+    the kernel returns) ends the search as `INTERRUPTED`, keeping what was
+    found. Subclasses implement `_advance`, `_solution` and `_measure`.
+    """
+
+    SLICE_SECONDS = 0.05
+    PROGRESS_SECONDS = 0.2
+
+    def __init__(
+        self,
+        *,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        super().__init__()
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be >= 0, not {limit}")
+        if time_limit is not None and time_limit < 0:
+            raise ValueError(f"time_limit must be >= 0, not {time_limit}")
+        self.limit = limit
+        self.time_limit = time_limit
+        self.progress = progress
+        self._budget = 1 << 12
+        self._started: float | None = None
+        self._last_progress = 0.0
+        self._found = 0
+
+    # -- what a kernel-backed search implements ---------------------------------
+
+    def _advance(self, count_only: bool, budget: int) -> int:
+        """Run the kernel for at most about `budget` nodes; return an event."""
+        raise NotImplementedError
+
+    def _solution(self) -> Any:
+        """The solution the kernel just reported, in the terms of the problem."""
+        raise NotImplementedError
+
+    def _measure(self, stats: Stats) -> None:
+        """Copy the kernel's counters (solutions, nodes, ...) into `stats`."""
+        raise NotImplementedError
+
+    # -- the driver ----------------------------------------------------------------
+
+    def __next__(self) -> Any:
+        if self.status is not None:
+            raise StopIteration
+        if self.limit is not None and self._found >= self.limit:
+            self._finish(Status.SOLUTION_LIMIT)
+            raise StopIteration
+        event = self._run(count_only=False)
+        if event == FOUND:
+            self._found += 1
+            solution = self._solution()
+            if self.limit is not None and self._found >= self.limit:
+                self._finish(Status.SOLUTION_LIMIT)
+            return solution
+        raise StopIteration
+
+    def count(self) -> Result:
+        """Count every remaining solution inside the kernel."""
+        self._run(count_only=True)
+        assert self.status is not None
+        return Result(self.stats.solutions, self.status, self.stats, self.backend)
+
+    def _run(self, count_only: bool) -> int:
+        now = time.perf_counter()
+        if self._started is None:
+            self._started = now
+            self._last_progress = now
+        while True:
+            if self.time_limit is not None and now - self._started >= self.time_limit:
+                self._finish(Status.TIME_LIMIT)
+                return EXHAUSTED
+            budget = self._budget
+            if self.time_limit is not None:
+                # Do not overshoot a short time limit by a whole slice.
+                remaining = self.time_limit - (now - self._started)
+                budget = max(64, min(budget, int(budget * remaining / self.SLICE_SECONDS)))
+            try:
+                event = self._advance(count_only, budget)
+            except KeyboardInterrupt:
+                self._finish(Status.INTERRUPTED)
+                return EXHAUSTED
+            after = time.perf_counter()
+            self._tune(after - now)
+            now = after
+            if event == EXHAUSTED:
+                self._finish(Status.COMPLETE)
+                return EXHAUSTED
+            if event == FOUND:
+                self._update(now)
+                return FOUND
+            if self.progress is not None and now - self._last_progress >= self.PROGRESS_SECONDS:
+                self._last_progress = now
+                self._update(now)
+                self.progress(self.stats)
+
+    def _tune(self, elapsed: float) -> None:
+        # Keep slices near SLICE_SECONDS so that limits and Ctrl-C stay prompt.
+        if elapsed < self.SLICE_SECONDS / 4 and self._budget < 1 << 30:
+            self._budget *= 2
+        elif elapsed > self.SLICE_SECONDS * 2 and self._budget > 1 << 8:
+            self._budget //= 2
+
+    def _update(self, now: float) -> None:
+        self._measure(self.stats)
+        assert self._started is not None
+        self.stats.time = now - self._started
+
+    def _finish(self, status: Status) -> None:
+        now = time.perf_counter()
+        if self._started is None:
+            self._started = now
+        self.status = status
+        self._update(now)

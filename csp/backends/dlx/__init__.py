@@ -1,0 +1,95 @@
+"""The `dlx` backend: Knuth's Algorithm C (dancing links with colours), compiled.
+
+>>> from csp import ExactCover
+>>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
+>>> search = DLXBackend().solutions(xc)
+>>> list(search), search.status.value
+([(0, 3)], 'COMPLETE')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from csp.backends.base import PAUSED, SlicedSearch
+from csp.backends.dlx import kernel
+from csp.backends.dlx.links import Links, build, sanity
+from csp.exactcover import ExactCover
+from csp.result import Result, Stats
+
+
+class DLXSearch(SlicedSearch):
+    """One run of Algorithm C over its own copy of the links."""
+
+    backend = "dlx"
+
+    def __init__(self, problem: ExactCover, links: Links | None = None, **limits) -> None:
+        super().__init__(**limits)
+        self.problem = problem
+        self.links = build(problem) if links is None else links
+        self.x = np.zeros(self.links.n_primary + 1, dtype=np.int32)
+        self.state = kernel.new_state()
+
+    def choose(self, prefix: Sequence[int]) -> bool:
+        """Fix options `prefix` (indices) before searching: the search then
+        explores only the solutions that contain them all. Returns False if
+        they are not compatible (the search then finds nothing)."""
+        for k in prefix:
+            first = int(self.links.first_primary[k])
+            if not kernel.choose(self.links.node, self.links.llink, self.links.rlink,
+                                 self.x, self.state, first):
+                self.state[kernel.PHASE] = kernel.PHASE_DONE
+                return False
+        return True
+
+    def split(self, depth: int) -> None:
+        """Report the partial solutions at `depth` levels instead of solutions
+        (solutions found above that depth are reported too)."""
+        self.state[kernel.MAX_DEPTH] = depth
+
+    def _advance(self, count_only: bool, budget: int) -> int:
+        links = self.links
+        return int(kernel.search(links.node, links.llink, links.rlink, self.x, self.state,
+                                 count_only, budget))
+
+    def _solution(self) -> tuple[int, ...]:
+        level = int(self.state[kernel.LEVEL])
+        return tuple(sorted(int(k) for k in self.links.option_of[self.x[:level]]))
+
+    def _measure(self, stats: Stats) -> None:
+        stats.solutions = int(self.state[kernel.SOLUTIONS])
+        stats.nodes = int(self.state[kernel.NODES])
+        stats.updates = int(self.state[kernel.UPDATES])
+
+    def sanity(self) -> list[str]:
+        """The structure's invariants (see `links.sanity`); [] if sound."""
+        return sanity(self.links)
+
+    @property
+    def paused(self) -> bool:
+        return int(self.state[kernel.PHASE]) == kernel.PHASE_TRY and self.status is None
+
+
+class DLXBackend:
+    """Dancing links, Algorithm C: the native backend for `ExactCover`."""
+
+    name: ClassVar[str] = "dlx"
+    native: ClassVar[type] = ExactCover
+    accepts: ClassVar[tuple[type, ...]] = (ExactCover,)
+    capabilities: ClassVar[frozenset[str]] = frozenset(
+        {"count", "enumerate", "colours", "resume", "time_limit", "progress", "subproblems"}
+    )
+
+    def solutions(self, problem: ExactCover, *, limit: int | None = None,
+                  time_limit: float | None = None, progress=None) -> DLXSearch:
+        return DLXSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
+
+    def count(self, problem: ExactCover, *, time_limit: float | None = None,
+              progress=None) -> Result:
+        return DLXSearch(problem, time_limit=time_limit, progress=progress).count()
+
+
+__all__ = ["DLXBackend", "DLXSearch", "PAUSED"]

@@ -1,0 +1,60 @@
+"""The `csp` command line: one subcommand per module in `csp.commands`.
+
+Every subcommand module has `add_parser(subparsers)` and `run(args) -> int`.
+Bad input is printed as one clear line on stderr with a non-zero exit, never
+a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from csp.errors import BackendUnavailable, InputError
+
+COMMANDS = ("xc", "solve", "list", "crosscheck", "bench")
+"""Subcommand modules under `csp.commands`, in the order `--help` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="csp",
+        description="Declare a combinatorial problem once; solve, count and cross-check it.",
+    )
+    from csp import __version__
+
+    parser.add_argument("--version", action="version", version=f"csp {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"csp.commands.{name}")
+        except ModuleNotFoundError as err:
+            if err.name != f"csp.commands.{name}":
+                raise
+            continue
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except (InputError, BackendUnavailable) as err:
+        print(f"csp: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("csp: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

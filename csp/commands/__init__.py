@@ -1,0 +1,1 @@
+"""The subcommands of the `csp` command line (see `csp.cli`)."""

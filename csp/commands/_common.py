@@ -1,0 +1,81 @@
+"""What the subcommands share: reading input files, progress lines, limits."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from csp.errors import InputError
+from csp.exactcover import decode_text
+from csp.result import Stats
+
+
+def read_input(path: str) -> tuple[str, str]:
+    """The text of `path` (`-` = standard input) and a name for messages."""
+    if path == "-":
+        raw = sys.stdin.buffer.read()
+        return decode_text(raw, "<stdin>"), "<stdin>"
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror}", source=path) from None
+    return decode_text(raw, path), path
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an int >= 0."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0: {text}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """argparse type: a number of seconds >= 0."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0: {text}")
+    return value
+
+
+class ProgressLine:
+    """A live one-line progress report on stderr, shown only on a terminal."""
+
+    def __init__(self, label: str = "") -> None:
+        self.enabled = sys.stderr.isatty()
+        self.label = label
+        self.shown = False
+        self.started = time.perf_counter()
+
+    def __call__(self, stats: Stats) -> None:
+        if not self.enabled:
+            return
+        text = f"{self.label}solutions={stats.solutions:,}"
+        if stats.nodes is not None:
+            text += f" nodes={stats.nodes:,}"
+        text += f" time={time.perf_counter() - self.started:.1f}s"
+        sys.stderr.write("\r" + text[:200] + "\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+    @property
+    def callback(self) -> Callable[[Stats], None] | None:
+        return self if self.enabled else None

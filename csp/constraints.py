@@ -1,0 +1,316 @@
+"""Constraints of a `Model`, each able to check a complete assignment.
+
+A constraint is built from variables (or their names) and is bound to a model
+by `Model.add`, which resolves every variable to its name. `holds(assignment)`
+is the pure-Python oracle that every test and every crosscheck trusts.
+
+>>> from csp.model import Model
+>>> m = Model()
+>>> x, y, z = m.var("x", range(1, 4)), m.var("y", range(1, 4)), m.var("z", range(1, 4))
+>>> c = m.add(Sum([x, y, z]) == 6)
+>>> c.holds({"x": 1, "y": 2, "z": 3}), c.holds({"x": 3, "y": 3, "z": 1})
+(True, False)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from csp.errors import InputError
+
+if TYPE_CHECKING:
+    from csp.model import Variable
+
+VarLike = Any  # a `Variable` or a variable's name
+
+
+class Constraint:
+    """Base class: a scope of variables and a test on complete assignments."""
+
+    kind: str = "constraint"
+
+    def __init__(self, scope: Iterable[VarLike]) -> None:
+        self.scope: tuple[Hashable, ...] = tuple(_name(v) for v in scope)
+        self.label: str | None = None
+
+    def holds(self, assignment: Mapping[Hashable, int]) -> bool:
+        raise NotImplementedError
+
+    def _bind(self, model: Any) -> None:
+        """Called by `Model.add`: resolve names and validate against the model."""
+        self.scope = tuple(model._resolve(v, self) for v in self.scope)
+
+    def __repr__(self) -> str:
+        return self.describe()
+
+    def describe(self) -> str:
+        names = ", ".join(map(str, self.scope[:6])) + (", ..." if len(self.scope) > 6 else "")
+        return f"{self.kind}({names})"
+
+
+class AllDifferent(Constraint):
+    """The variables take pairwise different values."""
+
+    kind = "AllDifferent"
+
+    def __init__(self, variables: Iterable[VarLike]) -> None:
+        super().__init__(variables)
+
+    def _bind(self, model: Any) -> None:
+        super()._bind(model)
+        seen: set[Hashable] = set()
+        for name in self.scope:
+            if name in seen:
+                raise InputError(f"variable {name!r} appears twice in {self.describe()}",
+                                 token=name)
+            seen.add(name)
+
+    def holds(self, assignment: Mapping[Hashable, int]) -> bool:
+        values = [assignment[v] for v in self.scope]
+        return len(set(values)) == len(values)
+
+
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "==": operator.eq,
+    "<=": operator.le,
+    ">=": operator.ge,
+}
+
+
+class Sum:
+    """A weighted sum of variables, to be compared with an int: `Sum(xs) == 10`.
+
+    >>> Sum(["a", "b"], weights=[2, -1]) <= 3
+    Linear(2*a - 1*b <= 3)
+    """
+
+    def __init__(self, variables: Iterable[VarLike], weights: Iterable[int] | None = None):
+        self.variables = list(variables)
+        if weights is None:
+            self.weights = [1] * len(self.variables)
+        else:
+            self.weights = [_integer(w, "weight") for w in weights]
+            if len(self.weights) != len(self.variables):
+                raise InputError(
+                    f"Sum has {len(self.variables)} variables but {len(self.weights)} weights"
+                )
+
+    def _compare(self, op: str, rhs: object) -> Linear:
+        return Linear(self.variables, self.weights, op, _integer(rhs, "right-hand side"))
+
+    def __eq__(self, rhs: object) -> Linear:  # type: ignore[override]
+        return self._compare("==", rhs)
+
+    def __le__(self, rhs: object) -> Linear:
+        return self._compare("<=", rhs)
+
+    def __ge__(self, rhs: object) -> Linear:
+        return self._compare(">=", rhs)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Linear(Constraint):
+    """`sum(weights[i] * scope[i]) op rhs`, with op one of `==`, `<=`, `>=`."""
+
+    kind = "Sum"
+
+    def __init__(self, variables: Iterable[VarLike], weights: Sequence[int], op: str, rhs: int):
+        super().__init__(variables)
+        if op not in _COMPARE:
+            raise InputError(f"unknown comparison {op!r} (use ==, <= or >=)")
+        self.weights = tuple(weights)
+        self.op = op
+        self.rhs = rhs
+        if not self.scope:
+            raise InputError(f"a sum over nothing: {self.describe()}")
+
+    def _bind(self, model: Any) -> None:
+        super()._bind(model)
+        seen: set[Hashable] = set()
+        for name in self.scope:
+            if name in seen:
+                raise InputError(f"variable {name!r} appears twice in {self.describe()}; "
+                                 "add its weights instead", token=name)
+            seen.add(name)
+
+    def holds(self, assignment: Mapping[Hashable, int]) -> bool:
+        total = sum(w * assignment[v] for w, v in zip(self.weights, self.scope))
+        return _COMPARE[self.op](total, self.rhs)
+
+    def describe(self) -> str:
+        terms = " + ".join(f"{w}*{v}" for w, v in zip(self.weights, self.scope))
+        return f"Linear({terms.replace('+ -', '- ')} {self.op} {self.rhs})"
+
+
+class Table(Constraint):
+    """The tuple of values of `variables` is one of `tuples` (or, with
+    `forbidden=True`, none of them)."""
+
+    kind = "Table"
+
+    def __init__(
+        self,
+        variables: Iterable[VarLike],
+        tuples: Iterable[Sequence[int]],
+        *,
+        forbidden: bool = False,
+    ) -> None:
+        super().__init__(variables)
+        arity = len(self.scope)
+        rows: set[tuple[int, ...]] = set()
+        for row in tuples:
+            row = tuple(_integer(v, "table value") for v in row)
+            if len(row) != arity:
+                raise InputError(f"tuple {row} has {len(row)} values, the table has {arity} "
+                                 f"variables: {self.describe()}")
+            rows.add(row)
+        self.tuples: tuple[tuple[int, ...], ...] = tuple(sorted(rows))
+        self.forbidden = forbidden
+        self._set = frozenset(self.tuples)
+
+    def _bind(self, model: Any) -> None:
+        super()._bind(model)
+        if len(set(self.scope)) != len(self.scope):
+            raise InputError(f"a variable appears twice in {self.describe()}")
+
+    def holds(self, assignment: Mapping[Hashable, int]) -> bool:
+        row = tuple(assignment[v] for v in self.scope)
+        return (row in self._set) != self.forbidden
+
+    def allowed(self, domains: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """The allowed tuples within `domains` (one per scope variable)."""
+        if not self.forbidden:
+            sets = [set(d) for d in domains]
+            return [t for t in self.tuples if all(v in s for v, s in zip(t, sets))]
+        import itertools
+
+        return [t for t in itertools.product(*domains) if t not in self._set]
+
+    def describe(self) -> str:
+        what = "forbidden" if self.forbidden else "allowed"
+        return f"Table({', '.join(map(str, self.scope))}; {len(self.tuples)} {what})"
+
+
+MAX_RELATION_TUPLES = 1_000_000
+"""A `Relation` is expanded into a table once; a larger domain product is refused."""
+
+
+class Relation(Table):
+    """Any Python predicate over a small scope, expanded into a `Table` when added.
+
+    >>> from csp.model import Model
+    >>> m = Model()
+    >>> _ = m.var("a", range(4)), m.var("b", range(4))
+    >>> r = m.add(Relation(["a", "b"], lambda a, b: a + 1 == b))
+    >>> r.tuples
+    ((0, 1), (1, 2), (2, 3))
+    """
+
+    kind = "Relation"
+
+    def __init__(self, variables: Iterable[VarLike], predicate: Callable[..., bool]) -> None:
+        super().__init__(variables, ())
+        self.predicate = predicate
+
+    def _bind(self, model: Any) -> None:
+        import itertools
+        import math
+
+        super()._bind(model)
+        domains = [model.variables[v].domain for v in self.scope]
+        size = math.prod(len(d) for d in domains)
+        if size > MAX_RELATION_TUPLES:
+            raise InputError(
+                f"{self.describe()} would expand to {size:,} tuples, over the bound of "
+                f"{MAX_RELATION_TUPLES:,}: split it or give a Table"
+            )
+        self.tuples = tuple(t for t in itertools.product(*domains) if self.predicate(*t))
+        self._set = frozenset(self.tuples)
+
+    def holds(self, assignment: Mapping[Hashable, int]) -> bool:
+        return bool(self.predicate(*(assignment[v] for v in self.scope)))
+
+    def describe(self) -> str:
+        return f"Relation({', '.join(map(str, self.scope))})"
+
+
+class Compare(Constraint):
+    """`x == y`, `x != y` between two variables, or a variable and a constant.
+
+    Made by the comparison operators of `Variable`. Its truth value is whether
+    both sides are the same object, so that `x in [x, y]` keeps working.
+    """
+
+    kind = "Compare"
+
+    def __init__(self, left: VarLike, op: str, right: VarLike | int) -> None:
+        if op not in ("==", "!="):
+            raise InputError(f"unknown comparison {op!r}")
+        self.op = op
+        self._left, self._right = left, right
+        self.constant: int | None = None
+        if _is_constant(right):
+            self.constant = _integer(right, "constant")
+            super().__init__([left])
+        else:
+            super().__init__([left, right])
+
+    def __bool__(self) -> bool:
+        same = self._left is self._right
+        return same if self.op == "==" else not same
+
+    def _bind(self, model: Any) -> None:
+        super()._bind(model)
+        if len(self.scope) == 2 and self.scope[0] == self.scope[1]:
+            raise InputError(f"{self.describe()} compares a variable with itself")
+
+    def holds(self, assignment: Mapping[Hashable, int]) -> bool:
+        left = assignment[self.scope[0]]
+        right = self.constant if self.constant is not None else assignment[self.scope[1]]
+        return (left == right) if self.op == "==" else (left != right)
+
+    def describe(self) -> str:
+        right = self.constant if self.constant is not None else self.scope[1]
+        return f"({self.scope[0]} {self.op} {right})"
+
+
+def _is_constant(value: object) -> bool:
+    from csp.model import Variable
+
+    return not isinstance(value, (Variable, str)) and _is_int(value)
+
+
+def _is_int(value: object) -> bool:
+    import numbers
+
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _integer(value: object, what: str) -> int:
+    if not _is_int(value):
+        raise InputError(f"{what} {value!r} is not an integer", token=value)
+    return int(value)  # type: ignore[call-overload]
+
+
+def _name(v: VarLike) -> Hashable:
+    from csp.model import Variable
+
+    return v if not isinstance(v, Variable) else _VarRef(v)
+
+
+class _VarRef:
+    """A variable object, remembered until `Model.add` checks its model."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Variable) -> None:
+        self.variable = variable
+
+    def __repr__(self) -> str:
+        return str(self.variable.name)
+
+    def __str__(self) -> str:
+        return str(self.variable.name)

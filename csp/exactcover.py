@@ -1,0 +1,369 @@
+"""Exact cover with colours (Knuth's XCC): items, options, colours.
+
+Glossary (Knuth, TAOCP 7.2.2.1):
+
+- *item*: something to be covered. A *primary* item must be covered exactly
+  once; a *secondary* item at most once, unless every option that covers it
+  gives it the same *colour*.
+- *option*: a set of items, some secondary ones possibly coloured. A solution
+  is a set of options that covers every primary item exactly once and gives
+  each secondary item at most one option, or one colour.
+
+A solution is the sorted tuple of the chosen options' indices, in declaration
+order; `ExactCover.data` holds each option's payload so that a puzzle can
+decode a solution.
+
+>>> xc = ExactCover(primary=["a", "b", "c"], secondary=["x", "y"])
+>>> xc.add_option(["a", ("x", 0)])
+0
+>>> xc.add_option(["b", ("x", 0), "y"])
+1
+>>> xc.add_option(["c", ("y", 1)])
+2
+>>> xc.add_option(["a", "b", ("x", 1)])
+3
+>>> xc.check((0, 1, 2))
+['secondary item y is covered by options 1 and 2']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from csp.errors import InputError
+
+Item = Hashable
+"""An item is named by any hashable; a coloured secondary item is `(name, colour)`."""
+
+
+class ExactCover:
+    """An exact-cover problem with colours: primary and secondary items, and options.
+
+    Items are named by any hashable value. In `add_option`, a secondary item
+    may be given as a `(name, colour)` pair. A name that is itself a declared
+    item always means that item, so tuple-valued names stay usable.
+
+    Declaring is linear in the size of the input: items are indexed once and
+    options are stored as flat integer lists, ready for the compiled backends.
+    """
+
+    def __init__(
+        self,
+        primary: Iterable[Item] = (),
+        secondary: Iterable[Item] = (),
+        *,
+        name: str | None = None,
+    ) -> None:
+        self.name = name
+        self.primary: list[Item] = []
+        self.secondary: list[Item] = []
+        self._index: dict[Item, int] = {}
+        for item in primary:
+            self._declare(item, self.primary)
+        for item in secondary:
+            self._declare(item, self.secondary)
+        # Secondary items are numbered after all primary ones; since items
+        # may be declared in one go only, fix the numbering now.
+        n_primary = len(self.primary)
+        for k, item in enumerate(self.secondary):
+            self._index[item] = n_primary + k
+        if not self._index:
+            raise InputError("an exact cover needs at least one item")
+        self._colour_index: dict[Hashable, int] = {}
+        self.colours: list[Hashable] = []
+        #: option k covers items `_items[_start[k]:_start[k+1]]`, coloured
+        #: by `_colours[...]` (0 = no colour, c > 0 = `colours[c - 1]`).
+        self._start: list[int] = [0]
+        self._items: list[int] = []
+        self._colours: list[int] = []
+        #: each option's payload, in declaration order
+        self.data: list[Any] = []
+        self._arrays: dict[str, np.ndarray] | None = None
+
+    def _declare(self, item: Item, into: list[Item]) -> None:
+        try:
+            hash(item)
+        except TypeError:
+            raise InputError(f"item name {item!r} is not hashable", token=item) from None
+        if item in self._index:
+            raise InputError(f"duplicate item name {item!r}", token=item)
+        self._index[item] = len(into)
+        into.append(item)
+
+    # -- sizes -----------------------------------------------------------------
+
+    @property
+    def n_primary(self) -> int:
+        return len(self.primary)
+
+    @property
+    def n_items(self) -> int:
+        return len(self.primary) + len(self.secondary)
+
+    @property
+    def n_options(self) -> int:
+        return len(self._start) - 1
+
+    def __len__(self) -> int:
+        return self.n_options
+
+    def __repr__(self) -> str:
+        label = f" {self.name!r}" if self.name else ""
+        return (
+            f"<ExactCover{label}: {self.n_primary} primary + {len(self.secondary)} secondary "
+            f"items, {self.n_options} options>"
+        )
+
+    @property
+    def items(self) -> list[Item]:
+        """All item names, primary first, in declaration order."""
+        return self.primary + self.secondary
+
+    # -- declaring -------------------------------------------------------------
+
+    def add_option(self, items: Iterable[Item], data: Any = None) -> int:
+        """Add an option covering `items`; return its index.
+
+        An entry is an item name, or `(name, colour)` for a secondary item
+        (`(name, None)` leaves it uncoloured).
+        """
+        index = self._index
+        n_primary = len(self.primary)
+        seen: set[int] = set()
+        codes: list[int] = []
+        colours: list[int] = []
+        for entry in items:
+            colour: Hashable = None
+            code = index.get(entry) if _hashable(entry) else None
+            if code is None:
+                if isinstance(entry, tuple) and len(entry) == 2 and _hashable(entry[0]):
+                    code = index.get(entry[0])
+                    colour = entry[1]
+                if code is None:
+                    raise InputError(f"unknown item {_show(entry)} in option", token=entry)
+                if colour is not None and code < n_primary:
+                    raise InputError(
+                        f"colour {colour!r} on primary item {_show(entry[0])}", token=entry
+                    )
+            if code in seen:
+                raise InputError(f"item {_show(self.items_name(code))} twice in one option",
+                                 token=entry)
+            seen.add(code)
+            codes.append(code)
+            colours.append(0 if colour is None else self._colour_code(colour))
+        if not any(code < n_primary for code in codes):
+            raise InputError("an option must cover at least one primary item")
+        self._items.extend(codes)
+        self._colours.extend(colours)
+        self._start.append(len(self._items))
+        self.data.append(data)
+        self._arrays = None
+        return len(self._start) - 2
+
+    def _colour_code(self, colour: Hashable) -> int:
+        code = self._colour_index.get(colour)
+        if code is None:
+            try:
+                hash(colour)
+            except TypeError:
+                raise InputError(f"colour {colour!r} is not hashable", token=colour) from None
+            self.colours.append(colour)
+            code = self._colour_index[colour] = len(self.colours)
+        return code
+
+    def items_name(self, code: int) -> Item:
+        """The name of item number `code` (primary items first)."""
+        n_primary = len(self.primary)
+        return self.primary[code] if code < n_primary else self.secondary[code - n_primary]
+
+    # -- reading options back ----------------------------------------------------
+
+    def option(self, k: int) -> list[tuple[Item, Hashable]]:
+        """Option `k` as a list of `(item name, colour or None)`."""
+        lo, hi = self._start[k], self._start[k + 1]
+        return [
+            (self.items_name(code), self.colours[c - 1] if c else None)
+            for code, c in zip(self._items[lo:hi], self._colours[lo:hi])
+        ]
+
+    def option_text(self, k: int) -> str:
+        """Option `k` as a line of Knuth's format, e.g. ``'a x:0'``."""
+        return " ".join(
+            _token(name) if colour is None else f"{_token(name)}:{_token(colour)}"
+            for name, colour in self.option(k)
+        )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The problem as flat int32 arrays, for the compiled backends (cached).
+
+        `start` (n_options + 1 offsets), `items` and `colours` (one entry per
+        item of each option); items `< n_primary` are primary.
+        """
+        if self._arrays is None:
+            self._arrays = {
+                "start": np.asarray(self._start, dtype=np.int32),
+                "items": np.asarray(self._items, dtype=np.int32),
+                "colours": np.asarray(self._colours, dtype=np.int32),
+            }
+        return self._arrays
+
+    # -- checking ----------------------------------------------------------------
+
+    def check(self, solution: Iterable[int]) -> list[str]:
+        """What is wrong with `solution` (a collection of option indices); [] if valid.
+
+        A pure-Python oracle, independent of every backend.
+        """
+        problems: list[str] = []
+        chosen = list(solution)
+        if len(set(chosen)) != len(chosen):
+            problems.append("an option is chosen twice")
+        covered: dict[int, tuple[int, int]] = {}
+        n_primary = len(self.primary)
+        for k in chosen:
+            if not (isinstance(k, (int, np.integer)) and 0 <= k < self.n_options):
+                problems.append(f"no option {k!r}")
+                continue
+            lo, hi = self._start[k], self._start[k + 1]
+            for code, colour in zip(self._items[lo:hi], self._colours[lo:hi]):
+                name = _show(self.items_name(code))
+                if code not in covered:
+                    covered[code] = (k, colour)
+                    continue
+                other, other_colour = covered[code]
+                if code < n_primary:
+                    problems.append(f"primary item {name} is covered by options {other} and {k}")
+                elif colour == 0 or other_colour == 0:
+                    problems.append(f"secondary item {name} is covered by options {other} and {k}")
+                elif colour != other_colour:
+                    problems.append(
+                        f"secondary item {name} is covered by options {other} and {k} "
+                        "with different colours"
+                    )
+        for code in range(n_primary):
+            if code not in covered:
+                problems.append(f"primary item {_show(self.primary[code])} is not covered")
+        return problems
+
+    def is_solution(self, solution: Iterable[int]) -> bool:
+        return not self.check(solution)
+
+    # -- Knuth's text format -------------------------------------------------------
+
+    @classmethod
+    def from_text(cls, text: str, *, source: str | None = None) -> ExactCover:
+        """Read Knuth's format: comment lines start with `|`; the first other line
+        names the items (primary, then a lone `|`, then secondary); every further
+        line is an option, with `name:colour` for a coloured secondary item.
+
+        >>> xc = ExactCover.from_text("| tiny\\na b | x\\na x:0\\nb x:0\\n")
+        >>> xc.primary, xc.secondary, xc.n_options
+        (['a', 'b'], ['x'], 2)
+        >>> xc.option_text(1)
+        'b x:0'
+        """
+        xc: ExactCover | None = None
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("|"):
+                continue
+            tokens = line.split()
+            try:
+                if xc is None:
+                    xc = cls._from_item_line(tokens, source)
+                    continue
+                entries: list[Item] = []
+                for token in tokens:
+                    name, colon, colour = token.partition(":")
+                    if colon and (not name or not colour):
+                        raise InputError(f"malformed item {token!r}", token=token)
+                    entries.append((name, colour) if colon else token)
+                xc.add_option(entries, data=None)
+            except InputError as err:
+                raise err.located(line=number, source=source) from None
+        if xc is None:
+            raise InputError("no items: the input has no item line", source=source)
+        return xc
+
+    @classmethod
+    def _from_item_line(cls, tokens: list[str], source: str | None) -> ExactCover:
+        if tokens.count("|") > 1:
+            raise InputError("more than one '|' in the item line", token="|")
+        if "|" in tokens:
+            bar = tokens.index("|")
+            primary, secondary = tokens[:bar], tokens[bar + 1 :]
+        else:
+            primary, secondary = tokens, []
+        for token in primary + secondary:
+            if ":" in token:
+                raise InputError(f"item name {token!r} may not contain ':'", token=token)
+        if not primary:
+            raise InputError("no primary items in the item line")
+        return cls(primary, secondary, name=os.path.basename(source) if source else None)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> ExactCover:
+        """Read a file in Knuth's format (see `from_text`)."""
+        path = os.fspath(path)
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+        except OSError as err:
+            raise InputError(f"cannot read {path}: {err.strerror}", source=path) from None
+        return cls.from_text(decode_text(raw, path), source=path)
+
+    def to_text(self) -> str:
+        """This problem in Knuth's format (items and colours written with `str`).
+
+        >>> text = "a b c | x y\\na x:0\\nb x:0 y\\nc y:1\\na b x:1\\n"
+        >>> ExactCover.from_text(text).to_text() == text
+        True
+        """
+        head = " ".join(_token(name) for name in self.primary)
+        if self.secondary:
+            head += " | " + " ".join(_token(name) for name in self.secondary)
+        lines = [head] + [self.option_text(k) for k in range(self.n_options)]
+        return "\n".join(lines) + "\n"
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(self.to_text())
+
+
+def decode_text(raw: bytes, source: str) -> str:
+    """Bytes of a text file as str; a binary or non-UTF-8 file is an `InputError`."""
+    if b"\0" in raw:
+        raise InputError("this is a binary file, not text", source=source)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start})", source=source) from None
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _show(name: object) -> str:
+    return repr(name) if not isinstance(name, str) else name
+
+
+def _token(value: object) -> str:
+    text = str(value)
+    if not text or any(ch.isspace() for ch in text) or ":" in text or text == "|":
+        raise InputError(f"{value!r} cannot be written as a token of Knuth's format",
+                         token=value)
+    return text
+
+
+def solution_options(xc: ExactCover, solution: Sequence[int]) -> list[str]:
+    """The chosen options of a solution as lines of Knuth's format."""
+    return [xc.option_text(k) for k in solution]

@@ -1,0 +1,136 @@
+"""A constraint satisfaction problem: variables, finite domains, constraints.
+
+A solution is a dict `{variable name: value}`.
+
+>>> from csp import Model, AllDifferent
+>>> m = Model()
+>>> a, b = m.var("a", [1, 2]), m.var("b", [1, 2])
+>>> _ = m.add(AllDifferent([a, b]))
+>>> _ = m.add(a != 1)
+>>> m.check({"a": 2, "b": 1})
+[]
+>>> m.check({"a": 1, "b": 1})
+[AllDifferent(a, b), (a != 1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
+
+from csp.constraints import Compare, Constraint, _integer, _VarRef
+from csp.errors import InputError
+
+
+class Variable:
+    """A variable of a `Model`: a name and a sorted tuple of integer values.
+
+    `x == y`, `x != y`, `x == 3` and `x != 3` build `Compare` constraints.
+    """
+
+    __slots__ = ("name", "domain", "model")
+
+    def __init__(self, name: Hashable, domain: tuple[int, ...], model: Model) -> None:
+        self.name = name
+        self.domain = domain
+        self.model = model
+
+    def __repr__(self) -> str:
+        return f"Variable({self.name!r}, {len(self.domain)} values)"
+
+    def __eq__(self, other: object) -> Compare:  # type: ignore[override]
+        return Compare(self, "==", other)
+
+    def __ne__(self, other: object) -> Compare:  # type: ignore[override]
+        return Compare(self, "!=", other)
+
+    __hash__ = object.__hash__
+
+
+class Model:
+    """Variables with finite integer domains, and constraints over them."""
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name
+        self.variables: dict[Hashable, Variable] = {}
+        self.constraints: list[Constraint] = []
+
+    def __repr__(self) -> str:
+        label = f" {self.name!r}" if self.name else ""
+        return (f"<Model{label}: {len(self.variables)} variables, "
+                f"{len(self.constraints)} constraints>")
+
+    def var(self, name: Hashable, domain: Iterable[int]) -> Variable:
+        """Declare a variable; `domain` is any finite iterable of ints (an empty
+        one is allowed: the model then has no solution)."""
+        try:
+            hash(name)
+        except TypeError:
+            raise InputError(f"variable name {name!r} is not hashable", token=name) from None
+        if isinstance(name, (Variable, _VarRef)):
+            raise InputError("a variable name must not be a Variable", token=name)
+        if name in self.variables:
+            raise InputError(f"duplicate variable {name!r}", token=name)
+        try:
+            values = sorted({_integer(v, f"domain value of {name!r}:") for v in domain})
+        except TypeError:
+            raise InputError(f"the domain of {name!r} is not an iterable of ints",
+                             token=name) from None
+        variable = Variable(name, tuple(values), self)
+        self.variables[name] = variable
+        return variable
+
+    def vars(self, names: Iterable[Hashable], domain: Iterable[int]) -> list[Variable]:
+        """Declare several variables sharing one domain."""
+        values = list(domain)
+        return [self.var(name, values) for name in names]
+
+    def add(self, constraint: Constraint) -> Constraint:
+        """Add a constraint, checking that its variables belong to this model."""
+        if not isinstance(constraint, Constraint):
+            raise InputError(f"{constraint!r} is not a constraint")
+        constraint._bind(self)
+        self.constraints.append(constraint)
+        return constraint
+
+    def _resolve(self, ref: Any, constraint: Constraint) -> Hashable:
+        if isinstance(ref, _VarRef):
+            variable = ref.variable
+            if variable.model is not self or self.variables.get(variable.name) is not variable:
+                raise InputError(
+                    f"{constraint.describe()}: variable {variable.name!r} belongs to another model",
+                    token=variable.name,
+                )
+            return variable.name
+        try:
+            known = ref in self.variables
+        except TypeError:
+            known = False
+        if not known:
+            raise InputError(f"{constraint.describe()}: unknown variable {ref!r}", token=ref)
+        return ref
+
+    def domain(self, name: Hashable) -> tuple[int, ...]:
+        return self.variables[name].domain
+
+    def check(self, assignment: Mapping[Hashable, int]) -> list[Constraint]:
+        """The constraints that `assignment` violates (a missing variable or a
+        value outside its domain makes it wrong as a whole: see `problems`)."""
+        return [c for c in self.constraints if not c.holds(assignment)]
+
+    def problems(self, assignment: Mapping[Hashable, int]) -> list[str]:
+        """Everything wrong with `assignment`, as sentences; [] if it is a solution."""
+        found = []
+        for name, variable in self.variables.items():
+            if name not in assignment:
+                found.append(f"variable {name!r} has no value")
+            elif assignment[name] not in variable.domain:
+                found.append(f"{name!r} = {assignment[name]!r} is outside its domain")
+        extra = [name for name in assignment if name not in self.variables]
+        found.extend(f"unknown variable {name!r}" for name in extra)
+        if found:
+            return found
+        return [f"violates {c.describe()}" for c in self.check(assignment)]
+
+    def is_solution(self, assignment: Mapping[Hashable, int]) -> bool:
+        return not self.problems(assignment)

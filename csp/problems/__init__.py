@@ -1,0 +1,42 @@
+"""The puzzle library: one module per puzzle, all with the same small surface.
+
+- `parse(text, **options) -> list[puzzle]` reads every puzzle of a file
+  (`puzzles(text)` yields each puzzle, or the `InputError` of a bad one, so
+  that one bad puzzle does not stop the others);
+- `declare(puzzle, form=None) -> ExactCover | Model` is the declaration;
+- `decode(puzzle, solution, problem=None) -> answer`;
+- `format(puzzle, answer) -> str` writes the answer as PROBLEMS.md shows it.
+
+>>> sorted(KINDS)
+['kakuro', 'polyomino', 'queens', 'shikaku', 'sudoku']
+>>> get("queens").DESCRIPTION
+'N queens: the board size n, one per line (or `csp solve queens N`)'
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from csp.errors import InputError
+
+KINDS: dict[str, str] = {
+    "sudoku": "csp.problems.sudoku",
+    "kakuro": "csp.problems.kakuro",
+    "shikaku": "csp.problems.shikaku",
+    "polyomino": "csp.problems.polyomino",
+    "queens": "csp.problems.queens",
+}
+"""Puzzle kind -> the module that reads, declares and prints it."""
+
+
+def get(kind: str) -> ModuleType:
+    """The module of puzzle `kind`."""
+    if kind not in KINDS:
+        raise InputError(f"unknown puzzle kind {kind!r}; the kinds are: {', '.join(KINDS)}")
+    return importlib.import_module(KINDS[kind])
+
+
+def describe() -> dict[str, str]:
+    """Each kind's one-line description of its input format."""
+    return {kind: get(kind).DESCRIPTION for kind in KINDS}

@@ -1,0 +1,84 @@
+"""What a run reports: `Status`, `Stats` and `Result`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Status(str, Enum):
+    """How a search ended."""
+
+    COMPLETE = "COMPLETE"
+    """The whole search space was explored: the count is exact."""
+    SOLUTION_LIMIT = "SOLUTION_LIMIT"
+    """Stopped after the requested number of solutions."""
+    TIME_LIMIT = "TIME_LIMIT"
+    """Stopped by the time limit: the count is a lower bound."""
+    INTERRUPTED = "INTERRUPTED"
+    """Stopped by Ctrl-C (or the consumer): what was found is kept."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class Stats:
+    """The named statistics every backend reports where it can measure them.
+
+    `None` means "this backend does not measure it", never zero.
+    """
+
+    solutions: int = 0
+    nodes: int | None = None
+    """Search-tree nodes: options tried (dlx), decisions (bitmask), branches (cpsat)."""
+    failures: int | None = None
+    """Dead ends: backtracks (bitmask), conflicts (cpsat)."""
+    updates: int | None = None
+    """Link updates (dlx), Knuth's measure of the work done."""
+    time: float = 0.0
+    """Wall-clock seconds of the search, excluding model building."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {k: v for k, v in asdict(self).items() if k != "extra" and v is not None}
+        out.update(self.extra)
+        return out
+
+    def summary(self) -> str:
+        parts = [f"{k}={_fmt(v)}" for k, v in self.to_dict().items()]
+        return " ".join(parts)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}s" if value < 100 else f"{value:.1f}s"
+    return str(value)
+
+
+@dataclass
+class Result:
+    """The outcome of `csp.count` or `csp.solve`.
+
+    `count` is the number of solutions found; it is exact only when `status`
+    is `COMPLETE`. `solution` is the first solution found (for `solve`).
+    """
+
+    count: int
+    status: Status
+    stats: Stats
+    backend: str
+    solution: Any = None
+
+    @property
+    def complete(self) -> bool:
+        return self.status is Status.COMPLETE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "status": self.status.value,
+            "backend": self.backend,
+            "stats": self.stats.to_dict(),
+        }

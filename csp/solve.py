@@ -1,0 +1,108 @@
+"""The common entry points: `solutions`, `count`, `solve`.
+
+Each takes an `ExactCover` or a `Model` and a backend name (`"auto"` picks the
+compiled backend native to the problem's form). A backend that does not take
+the problem's form directly gets it lowered by `csp.reformulate`, and its
+solutions are mapped back: a solution is always in the terms of the problem as
+declared (sorted option indices for an `ExactCover`, a dict for a `Model`).
+
+>>> from csp import ExactCover, count, solve
+>>> xc = ExactCover.from_text("a b c\\na b\\nc\\na\\nb c\\n")
+>>> count(xc).count
+2
+>>> solve(xc).solution
+(0, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from csp import backends
+from csp.backends.base import Progress, Search
+from csp.result import Result
+
+Problem = Any  # an ExactCover or a Model
+
+
+def solutions(
+    problem: Problem,
+    backend: str = "auto",
+    *,
+    limit: int | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Search:
+    """A lazy iterator of the solutions of `problem`.
+
+    The returned `Search` also carries `.status` (None until the iteration
+    ends) and `.stats`.
+    """
+    chosen, lowered, decode = _prepare(problem, backend)
+    search = chosen.solutions(lowered, limit=limit, time_limit=time_limit, progress=progress)
+    return search if decode is None else _Decoded(search, decode)
+
+
+def count(
+    problem: Problem,
+    backend: str = "auto",
+    *,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Result:
+    """Count the solutions of `problem` without materialising them."""
+    chosen, lowered, _ = _prepare(problem, backend)
+    return chosen.count(lowered, time_limit=time_limit, progress=progress)
+
+
+def solve(
+    problem: Problem,
+    backend: str = "auto",
+    *,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Result:
+    """The first solution (`.solution`, None if there is none) in a `Result`."""
+    search = solutions(problem, backend, limit=1, time_limit=time_limit, progress=progress)
+    return search.result()
+
+
+def resolve_backend(problem: Problem, backend: str = "auto") -> str:
+    """The backend name that `backend` means for `problem`."""
+    return backends.default_for(problem) if backend == "auto" else backend
+
+
+def _prepare(
+    problem: Problem, backend: str
+) -> tuple[Any, Problem, Callable[[Any], Any] | None]:
+    name = resolve_backend(problem, backend)
+    chosen = backends.get(name)
+    if isinstance(problem, chosen.accepts):
+        return chosen, problem, None
+    from csp import reformulate
+
+    lowered, decode = reformulate.lower(problem, chosen.native)
+    return chosen, lowered, decode
+
+
+class _Decoded(Search):
+    """A search on a lowered problem whose solutions are mapped back."""
+
+    def __init__(self, inner: Search, decode: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.inner = inner
+        self.decode = decode
+        self.backend = inner.backend
+        self.stats = inner.stats
+
+    def __next__(self) -> Any:
+        try:
+            return self.decode(next(self.inner))
+        finally:
+            self.status = self.inner.status
+            self.stats = self.inner.stats
+
+    def close(self) -> None:
+        self.inner.close()
+        self.status = self.inner.status
