@@ -220,6 +220,14 @@ def search(node, llink, rlink, x, state, count_only, budget):
             if best == 0:
                 step = 8  # a dead end: no option covers item i
                 continue
+            if count_only and rlink[i] == 0 and llink[i] == 0 and level + 1 != max_depth:
+                # The last primary item: every option still in its list is
+                # compatible with the choices so far, so each one completes a
+                # solution. Count them without trying them one by one.
+                solutions += best
+                nodes += best
+                step = 8
+                continue
             # C4
             updates = _cover(node, llink, rlink, i, updates)
             xl = node[i, DLINK]
