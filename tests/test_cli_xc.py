@@ -36,6 +36,11 @@ def test_count_and_json(capsys):
     assert record["count"] == 92 and "solutions" not in record
 
 
+def test_count_on_workers(capsys):
+    assert main(["xc", str(EXAMPLES / "queens8.xc"), "--count", "--workers", "2"]) == 0
+    assert capsys.readouterr().out.startswith("92 solutions COMPLETE")
+
+
 def test_blank_line_between_solutions(capsys):
     main(["xc", str(EXAMPLES / "queens8.xc"), "--limit", "2"])
     blocks = capsys.readouterr().out.split("\n\n")

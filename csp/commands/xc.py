@@ -30,6 +30,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--backend", default="auto",
                         help=f"one of: auto, {', '.join(backends.known())} (default: auto = dlx)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--workers", type=positive_int, metavar="N",
+                        help="with --count: count on N processes (0 = one per core)")
     parser.set_defaults(run=run)
 
 
@@ -39,7 +41,13 @@ def run(args: argparse.Namespace) -> int:
     backend = resolve_backend(xc, args.backend)
     progress = ProgressLine()
     found: list[list[str]] = []
-    if args.count and args.limit is None:
+    if args.count and args.limit is None and args.workers is not None:
+        from csp import parallel
+
+        result = parallel.count(xc, backend, workers=args.workers or None,
+                                time_limit=args.time_limit)
+        status, stats = result.status, result.stats
+    elif args.count and args.limit is None:
         result = count(xc, backend, time_limit=args.time_limit, progress=progress.callback)
         progress.clear()
         status, stats = result.status, result.stats
