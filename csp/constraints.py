@@ -159,6 +159,8 @@ class Table(Constraint):
         forbidden: bool = False,
     ) -> None:
         super().__init__(variables)
+        self.forbidden = forbidden
+        self.tuples: tuple[tuple[int, ...], ...] = ()  # describe() may run before they are read
         arity = len(self.scope)
         rows: set[tuple[int, ...]] = set()
         for row in tuples:
@@ -167,8 +169,7 @@ class Table(Constraint):
                 raise InputError(f"tuple {row} has {len(row)} values, the table has {arity} "
                                  f"variables: {self.describe()}")
             rows.add(row)
-        self.tuples: tuple[tuple[int, ...], ...] = tuple(sorted(rows))
-        self.forbidden = forbidden
+        self.tuples = tuple(sorted(rows))
         self._set = frozenset(self.tuples)
 
     def _bind(self, model: Any) -> None:

@@ -1,0 +1,149 @@
+"""Benchmark: the `bitmask` backend against CP-SAT, python-constraint2 and `dlx`.
+
+On the hard 9x9 sudokus (top95, top1465, the 17-clue sample), the 16x16 ones
+of sudoku_large.json and the kakuro collection, it measures puzzles per second
+to the first solution and to a proof of uniqueness (search to the end with a
+limit of 2), with the nodes per puzzle where the backend counts them. Every
+backend runs on the same `Model` (`dlx` on the exact-cover form of sudoku, as
+declared by `csp.problems.sudoku`), and each run is timed from the declared
+problem, so the backend's own compilation is included. Answers are checked.
+
+    python bench/bench_bitmask.py                  # default sample sizes
+    python bench/bench_bitmask.py --n 0            # every puzzle of every set
+    python bench/bench_bitmask.py --backends bitmask dlx --slow-limit 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import csp
+from csp.problems import kakuro, sudoku
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+BACKENDS = ("bitmask", "dlx", "cpsat", "python-constraint")
+SLOW = {"python-constraint"}  # gets a per-puzzle time limit and a smaller sample
+
+
+def sudoku9(name: str, n: int) -> list[tuple[sudoku.Sudoku, str]]:
+    rows = [line.split() for line in (DATA / "sudoku" / name).read_text().splitlines()
+            if line.strip()]
+    rows = rows if n <= 0 else rows[:n]
+    return [(sudoku.parse(p)[0], s) for p, s in rows]
+
+
+def sudoku16() -> list[tuple[sudoku.Sudoku, str]]:
+    entries = json.loads((DATA / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
+    return [(sudoku.parse(e["puzzle"], symbols=e["symbols"])[0], e["solution"])
+            for e in entries if e["size"] == 16 and e.get("solution_count") == 1]
+
+
+def kakuros() -> list[tuple[kakuro.Kakuro, int]]:
+    entries = json.loads((DATA / "kakuro" / "kakuro.json").read_text())["puzzles"]
+    return [(kakuro.parse("\n".join(e["grid"]))[0], e["solution_count"]) for e in entries]
+
+
+def collections(n: int) -> dict[str, list[tuple[object, object, object]]]:
+    """name -> [(Model, ExactCover or None, checker of a solution, solution count)]."""
+    out: dict[str, list] = {}
+    for label, file in (("top95", "norvig_top95.txt"), ("top1465", "magictour_top1465.txt"),
+                        ("17-clue", "royle_17clue_sample1000.txt")):
+        out[label] = [_sudoku_case(p, s) for p, s in sudoku9(file, n)]
+    out["16x16"] = [_sudoku_case(p, s) for p, s in sudoku16()]
+    out["kakuro"] = [_kakuro_case(p, count) for p, count in kakuros()]
+    return out
+
+
+def _kakuro_case(puzzle: kakuro.Kakuro, count: int):
+    model = kakuro.declare(puzzle)
+    return model, None, lambda solution, problem=None: model.is_solution(solution), count
+
+
+def _sudoku_case(puzzle: sudoku.Sudoku, answer: str):
+    model = sudoku.declare(puzzle, form="model")
+    cover = sudoku.declare(puzzle, form="exact-cover")
+
+    def check(solution, problem=None) -> bool:
+        return sudoku.format(puzzle, sudoku.decode(puzzle, solution, problem)) == answer
+
+    return model, cover, check, 1
+
+
+def run(backend: str, cases, slow_limit: float) -> dict[str, float | int | None]:
+    first_time = unique_time = 0.0
+    finished = solved = 0
+    nodes: list[int] = []
+    limit = slow_limit if backend in SLOW else None
+    for model, cover, check, count in cases:
+        problem = cover if backend == "dlx" and cover is not None else model
+        t = time.perf_counter()
+        result = csp.solve(problem, backend, time_limit=limit)
+        first_time += time.perf_counter() - t
+        if result.solution is None:
+            continue
+        assert check(result.solution, problem if problem is cover else None), backend
+        solved += 1
+        t = time.perf_counter()
+        search = csp.solutions(problem, backend, limit=2, time_limit=limit)
+        found = sum(1 for _ in search)
+        unique_time += time.perf_counter() - t
+        if search.status is csp.Status.COMPLETE:
+            assert found == min(count, 2), f"{backend}: {found} solutions, expected {count}"
+            finished += 1
+            if search.stats.nodes is not None:
+                nodes.append(search.stats.nodes)
+    return {
+        "puzzles": len(cases),
+        "solved": solved,
+        "first_per_s": solved / first_time if first_time else None,
+        "proved": finished,
+        "unique_per_s": finished / unique_time if unique_time else None,
+        "nodes": sum(nodes) / len(nodes) if nodes else None,
+    }
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=200,
+                        help="puzzles per 9x9 set (0 = all); default 200")
+    parser.add_argument("--slow-n", type=int, default=10,
+                        help="puzzles per set for python-constraint; default 10")
+    parser.add_argument("--slow-limit", type=float, default=10.0,
+                        help="seconds per puzzle for python-constraint; default 10")
+    parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
+    args = parser.parse_args()
+    backends = [b for b in args.backends if b in csp.backends.available()]
+
+    # Warm up numba (loading the on-disk cache) outside the timings.
+    warm = collections(1)
+    for b in backends:
+        if b not in SLOW:
+            run(b, warm["top95"][:1], args.slow_limit)
+
+    print(f"# machine: {platform.machine()}, {os.cpu_count()} cpus, python "
+          f"{platform.python_version()}")
+    print("| collection | backend | solved | first sol./s | proved unique | uniqueness/s "
+          "| nodes/puzzle |")
+    print("|---|---|---|---|---|---|---|")
+    for name, cases in collections(args.n).items():
+        for b in backends:
+            sample = cases[: args.slow_n] if b in SLOW else cases
+            r = run(b, sample, args.slow_limit)
+            print(f"| {name} | {b} | {r['solved']}/{r['puzzles']} | {_fmt(r['first_per_s'])} "
+                  f"| {r['proved']}/{r['puzzles']} | {_fmt(r['unique_per_s'])} "
+                  f"| {_fmt(r['nodes'])} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+"""Compile a `Model` into the flat int64 arrays the bitmask kernel runs on.
+
+Glossary:
+
+- a variable's *mask* has bit k set when `domain[k]` (its k-th smallest value)
+  is still possible, so a domain holds at most 64 values;
+- a constraint's *entries* are the positions of its scope, numbered across all
+  constraints (`cstart[c]..cstart[c+1]` in `cvars`);
+- all-different and subset-sum constraints reason in a *common* value space,
+  the sorted union of their variables' values: an entry maps a variable's mask
+  into it by a shift (`cshift >= 0`, when the variable's values are consecutive
+  in the union, as for sudoku and kakuro) or bit by bit through `tmap`.
+
+Unary constraints (`x == 3`, `x != 3`) are applied to the initial masks here
+and cost nothing during search.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from csp.backends.bitmask.kernel import Problem
+from csp.constraints import (
+    MAX_RELATION_TUPLES,
+    AllDifferent,
+    Compare,
+    Constraint,
+    Linear,
+    Table,
+)
+from csp.errors import InputError
+from csp.model import Model
+
+MAX_VALUES = 64
+"""The most values a variable may have: one bit each in a 64-bit mask."""
+SUBSET_MAX_VALUES = 16
+"""A sum over all-different variables with at most this many values in their
+union gets a table of all value subsets (2**16 rows at most), as kakuro solvers do."""
+FORBIDDEN_EXPAND = 1 << 16
+"""A forbidden-tuples table over a smaller domain product becomes an allowed one."""
+MAGNITUDE_LIMIT = 1 << 62
+"""Sums whose terms could exceed this (in absolute value) would overflow int64."""
+
+ALLDIFF, LINEAR, SUBSETSUM, TABLE, NOGOOD, NOTEQUAL = range(6)
+OP_CODES = {"==": 0, "<=": 1, ">=": 2}
+OTHER_BACKENDS = "dlx, cpsat or python-constraint"
+
+
+@dataclass
+class Compiled:
+    """A model as kernel arrays, plus what is needed to read solutions back."""
+
+    problem: Problem
+    names: list[Hashable]
+    values: list[tuple[int, ...]]
+    feasible: bool
+    """False when a constraint over no variable is already violated."""
+
+
+class _Builder:
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.names = list(model.variables)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        # Variables usually share a few distinct domains: build their maps once.
+        distinct: dict[tuple[int, ...], int] = {}
+        self.values = [model.variables[name].domain for name in self.names]
+        self.domain_id = [distinct.setdefault(vs, len(distinct)) for vs in self.values]
+        shared = [{value: k for k, value in enumerate(vs)} for vs in distinct]
+        self.bit_of = [shared[i] for i in self.domain_id]
+        self.dom0 = [_full(len(vs)) for vs in self.values]
+        self.placements: dict[tuple[int, int], tuple[int, list[int]]] = {}
+        self.union_ids: dict[tuple[int, ...], int] = {}
+        self.feasible = True
+        self.kind: list[int] = []
+        self.cvars: list[int] = []
+        self.cstart = [0]
+        self.cshift: list[int] = []
+        self.ctoff: list[int] = []
+        self.tmap: list[int] = []
+        self.params: list[int] = []
+        self.pstart = [0]
+        self.sub_tables: dict[tuple[int, ...], int] = {}
+        self.sub_first: list[int] = []
+        self.sub_rowptr: list[int] = []
+        self.sub_sum: list[np.ndarray] = []
+        self.sub_mask: list[np.ndarray] = []
+        self.n_sub_rows = 0
+        for name, vs in zip(self.names, self.values):
+            if len(vs) > MAX_VALUES:
+                raise InputError(
+                    f"variable {name!r} has {len(vs)} values; the bitmask backend keeps a "
+                    f"domain in one 64-bit mask and takes at most {MAX_VALUES} values per "
+                    f"variable: use {OTHER_BACKENDS} for this model",
+                    token=name,
+                )
+
+    # -- constraints -------------------------------------------------------------
+
+    def add(self, constraint: Constraint, all_different: list[frozenset[int]]) -> None:
+        scope = [self.index[name] for name in constraint.scope]
+        if isinstance(constraint, Compare):
+            self._compare(constraint, scope)
+        elif isinstance(constraint, AllDifferent):
+            self._all_different(scope)
+        elif isinstance(constraint, Linear):
+            self._linear(constraint, scope, all_different)
+        elif isinstance(constraint, Table):
+            self._table(constraint, scope)
+        else:
+            self._other(constraint, scope)
+
+    def _compare(self, c: Compare, scope: list[int]) -> None:
+        x = scope[0]
+        if c.constant is not None:
+            k = self.bit_of[x].get(c.constant)
+            bit = 0 if k is None else _bit(k)
+            self.dom0[x] &= bit if c.op == "==" else ~bit
+            return
+        y = scope[1]
+        if c.op == "!=":
+            self._not_equal(x, y)
+        else:
+            common = sorted(set(self.values[x]) & set(self.values[y]))
+            self._allowed(scope, [(self.bit_of[x][v], self.bit_of[y][v]) for v in common])
+
+    def _not_equal(self, x: int, y: int) -> None:
+        map_xy = [self.bit_of[y].get(v, -1) for v in self.values[x]]
+        map_yx = [self.bit_of[x].get(v, -1) for v in self.values[y]]
+        self._emit(NOTEQUAL, [x, y], [len(map_xy), len(map_yx), *map_xy, *map_yx])
+
+    def _all_different(self, scope: list[int]) -> None:
+        if len(scope) < 2:
+            return
+        if len({self.domain_id[v] for v in scope}) == 1:
+            union = list(self.values[scope[0]])
+        else:
+            union = sorted(set().union(*(self.values[v] for v in scope)))
+        if len(union) > MAX_VALUES:
+            # No common 64-bit space: fall back to pairwise disequalities.
+            for x, y in itertools.combinations(scope, 2):
+                self._not_equal(x, y)
+            return
+        self._emit(ALLDIFF, scope, [len(union)], union)
+
+    def _linear(self, c: Linear, scope: list[int], all_different: list[frozenset[int]]) -> None:
+        # Terms of weight 0 constrain nothing; a sum left empty is a constant test.
+        terms = [(w, x) for w, x in zip(c.weights, scope) if w != 0]
+        if not terms:
+            self.feasible &= {"==": 0 == c.rhs, "<=": 0 <= c.rhs, ">=": 0 >= c.rhs}[c.op]
+            return
+        weights = [w for w, _ in terms]
+        scope = [x for _, x in terms]
+        size = abs(c.rhs) + sum(
+            abs(w) * max((abs(v) for v in self.values[x]), default=0)
+            for w, x in zip(weights, scope)
+        )
+        if size >= MAGNITUDE_LIMIT:
+            raise InputError(f"{c.describe()}: its terms may reach {size}, beyond 64-bit "
+                             "arithmetic; scale it down or use cpsat")
+        w = weights[0]
+        union = sorted(set().union(*(self.values[x] for x in scope)))
+        if (
+            c.op == "=="
+            and len(scope) > 1
+            and all(wi == w for wi in weights)
+            and c.rhs % w == 0
+            and len(union) <= SUBSET_MAX_VALUES
+            and any(set(scope) <= group for group in all_different)
+        ):
+            table = self._subset_table(tuple(union))
+            self._emit(SUBSETSUM, scope, [c.rhs // w, len(union), table, *union], union)
+            return
+        self._emit(LINEAR, scope, [OP_CODES[c.op], c.rhs, *weights])
+
+    def _subset_table(self, union: tuple[int, ...]) -> int:
+        if union not in self.sub_tables:
+            sums, masks, rowptr = _subsets(union)
+            self.sub_tables[union] = len(self.sub_first)
+            self.sub_first.append(len(self.sub_rowptr))
+            self.sub_rowptr.extend(int(r) + self.n_sub_rows for r in rowptr)
+            self.sub_sum.append(sums)
+            self.sub_mask.append(masks)
+            self.n_sub_rows += len(sums)
+        return self.sub_tables[union]
+
+    def _table(self, c: Table, scope: list[int]) -> None:
+        domains = [self.values[x] for x in scope]
+        if c.forbidden and math.prod(len(d) for d in domains) > FORBIDDEN_EXPAND:
+            rows = [self._bits(scope, t) for t in c.tuples]
+            rows = [r for r in rows if r is not None]
+            if not scope:
+                self.feasible &= not rows
+            elif rows:
+                self._emit(NOGOOD, scope, [len(rows), *itertools.chain(*rows)])
+            return
+        rows = [self._bits(scope, t) for t in c.allowed(domains)]
+        self._allowed(scope, [r for r in rows if r is not None])
+
+    def _other(self, c: Constraint, scope: list[int]) -> None:
+        # A constraint kind this backend has no propagator for: expand its checker.
+        domains = [self.values[x] for x in scope]
+        size = math.prod(len(d) for d in domains)
+        if size > MAX_RELATION_TUPLES:
+            raise InputError(f"the bitmask backend cannot take {c.describe()}: expanding it "
+                             f"gives {size:,} tuples, over {MAX_RELATION_TUPLES:,}")
+        rows = [
+            tuple(self.bit_of[x][v] for x, v in zip(scope, t))
+            for t in itertools.product(*domains)
+            if c.holds(dict(zip(c.scope, t)))
+        ]
+        self._allowed(scope, rows)
+
+    def _allowed(self, scope: list[int], rows: Sequence[tuple[int, ...]]) -> None:
+        if not scope:
+            self.feasible &= bool(rows)
+            return
+        self._emit(TABLE, scope, [len(rows), *itertools.chain(*rows)])
+
+    def _bits(self, scope: list[int], values: Sequence[int]) -> tuple[int, ...] | None:
+        bits = tuple(self.bit_of[x].get(v, -1) for x, v in zip(scope, values))
+        return None if -1 in bits else bits
+
+    def _emit(self, kind: int, scope: list[int], params: list[int],
+              union: Sequence[int] | None = None) -> None:
+        self.kind.append(kind)
+        self.cvars.extend(scope)
+        if union is None:
+            self.cshift.extend([0] * len(scope))
+            self.ctoff.extend([0] * len(scope))
+        elif len({self.domain_id[x] for x in scope}) == 1 and len(union) == len(
+                self.values[scope[0]]):
+            # One shared domain, which is the union: every shift is 0 (sudoku, kakuro).
+            self.cshift.extend([0] * len(scope))
+            self.ctoff.extend([0] * len(scope))
+        else:
+            union = tuple(union)
+            uid = self.union_ids.setdefault(union, len(self.union_ids))
+            for x in scope:
+                shift, index = self._placement(x, union, uid)
+                self.cshift.append(shift)
+                if shift >= 0:
+                    self.ctoff.append(0)
+                else:
+                    self.ctoff.append(len(self.tmap))
+                    self.tmap.extend(index)
+        self.cstart.append(len(self.cvars))
+        self.params.extend(params)
+        self.pstart.append(len(self.params))
+
+    def _placement(self, x: int, union: tuple[int, ...], uid: int) -> tuple[int, list[int]]:
+        """How x's bits map into `union` (numbered `uid`): (shift, []) or (-1, the bit
+        of each value)."""
+        key = (self.domain_id[x], uid)
+        if key not in self.placements:
+            position = {value: i for i, value in enumerate(union)}
+            index = [position[v] for v in self.values[x]]
+            first = index[0] if index else 0
+            if index == list(range(first, first + len(index))):
+                self.placements[key] = (first, [])
+            else:
+                self.placements[key] = (-1, index)
+        return self.placements[key]
+
+    # -- arrays --------------------------------------------------------------------
+
+    def problem(self) -> Problem:
+        n = len(self.names)
+        vals = [v for vs in self.values for v in vs]
+        voff = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum([len(vs) for vs in self.values], out=voff[1:])
+        cvars = np.asarray(self.cvars, dtype=np.int64)
+        cstart = np.asarray(self.cstart, dtype=np.int64)
+        # var -> constraints, as CSR
+        owner = np.repeat(np.arange(len(self.kind), dtype=np.int64), np.diff(cstart))
+        order = np.argsort(cvars, kind="stable")
+        vcstart = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(cvars, minlength=n), out=vcstart[1:])
+        arity = np.diff(cstart)
+
+        def i64(xs) -> np.ndarray:
+            return np.asarray(xs, dtype=np.int64).reshape(-1)
+
+        sub_sum = np.concatenate(self.sub_sum) if self.sub_sum else np.zeros(0, np.int64)
+        sub_mask = np.concatenate(self.sub_mask) if self.sub_mask else np.zeros(0, np.int64)
+        return Problem(
+            vals=i64(vals),
+            voff=voff,
+            full=i64([_full(len(vs)) for vs in self.values]),
+            dom0=i64(self.dom0),
+            kind=i64(self.kind),
+            cstart=cstart,
+            cvars=cvars,
+            cshift=i64(self.cshift),
+            ctoff=i64(self.ctoff),
+            tmap=i64(self.tmap),
+            pstart=i64(self.pstart),
+            params=i64(self.params),
+            vcstart=vcstart,
+            vcons=owner[order],
+            sub_first=i64(self.sub_first),
+            sub_rowptr=i64(self.sub_rowptr),
+            sub_sum=sub_sum.astype(np.int64),
+            sub_mask=sub_mask.astype(np.int64),
+            max_arity=i64([int(arity.max()) if len(arity) else 0]),
+            alldiffs=i64([c for c, k in enumerate(self.kind)
+                          if k == ALLDIFF and arity[c] <= MAX_VALUES]),
+        )
+
+
+def compile_model(model: Model) -> Compiled:
+    """The kernel arrays of `model` (`InputError` if a domain exceeds 64 values)."""
+    if not isinstance(model, Model):
+        raise TypeError(f"the bitmask backend takes a Model, not {type(model).__name__}")
+    builder = _Builder(model)
+    index = builder.index
+    all_different = [
+        frozenset(index[name] for name in c.scope)
+        for c in model.constraints
+        if isinstance(c, AllDifferent)
+    ]
+    for constraint in model.constraints:
+        builder.add(constraint, all_different)
+    return Compiled(builder.problem(), builder.names, builder.values, builder.feasible)
+
+
+@lru_cache(maxsize=64)
+def _subsets(union: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every subset of `union` as a mask, sorted by (size, sum of its values),
+    with `rowptr[r]` the first row of size r."""
+    n = len(union)
+    masks = np.arange(1 << n, dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(n)) & 1
+    sizes = bits.sum(axis=1)
+    sums = bits @ np.asarray(union, dtype=np.int64)
+    order = np.lexsort((sums, sizes))
+    rowptr = np.searchsorted(sizes[order], np.arange(n + 2))
+    return sums[order], masks[order], rowptr
+
+
+def _bit(k: int) -> int:
+    """Bit k as a signed int64 (bit 63 is the sign bit)."""
+    return -(1 << 63) if k == 63 else 1 << k
+
+
+def _full(n: int) -> int:
+    """The mask of n values, as a signed int64 (all 64 bits is -1)."""
+    return -1 if n == 64 else (1 << n) - 1

@@ -1,0 +1,626 @@
+"""Propagation search over bitmask domains, as one resumable numba kernel.
+
+Every variable's domain is an int64 mask (see `compile`). A decision sets the
+unassigned variable with the fewest candidates to its smallest remaining value;
+the constraints touched are then propagated to a fixpoint through a queue of
+constraints. Every narrowing pushes (variable, old mask) on a trail, so that
+backtracking is popping the trail to the mark of the level.
+
+All search state lives in the arrays of `State` (scalars in `state.st`), so the
+kernel can return after any solution (FOUND) or node budget (PAUSED) and be
+called again to resume. One kernel serves every model: the arrays change, the
+types do not, so numba's on-disk cache is always hit.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from csp.backends.bitmask.bits import highest, lowest, popcount
+
+Problem = namedtuple(
+    "Problem",
+    [
+        "vals",  # every variable's sorted values, concatenated
+        "voff",  # vals[voff[v]:voff[v+1]] are variable v's values
+        "full",  # the mask of all of v's values
+        "dom0",  # the initial masks (unary constraints applied)
+        "kind",  # per constraint: ALLDIFF, LINEAR, ...
+        "cstart",  # the entries of constraint c: cstart[c]..cstart[c+1]
+        "cvars",  # per entry: the variable
+        "cshift",  # per entry: shift into the common value space, or -1: use tmap
+        "ctoff",  # per entry: offset of its bit map in tmap
+        "tmap",  # local bit -> common bit, for entries that need it
+        "pstart",  # the parameters of c: params[pstart[c]:pstart[c+1]]
+        "params",
+        "vcstart",  # variable -> constraints (CSR)
+        "vcons",
+        "sub_first",  # subset table t: its row pointers start at sub_rowptr[sub_first[t]]
+        "sub_rowptr",  # rows of subsets of size r: sub_rowptr[first + r]..[first + r + 1]
+        "sub_sum",  # per row: the sum of the subset's values (sorted within a size)
+        "sub_mask",  # per row: the subset, in the common value space
+        "max_arity",  # [the largest scope]
+        "alldiffs",  # the ALLDIFF constraints with at most 64 variables
+    ],
+)
+
+State = namedtuple(
+    "State",
+    [
+        "dom",  # the current masks
+        "trail_var",  # (variable, old mask) per narrowing
+        "trail_mask",
+        "queue",  # constraints to propagate (circular)
+        "inq",  # 1 if the constraint is queued or running
+        "var_at",  # per level: the variable branched on, or -(c + 1) for a value of c
+        "vbit",  # per level, for a value of c: that value, in c's common space
+        "rem",  # per level: the values (or places of the value) not tried yet
+        "mark",  # per level: the trail length before the decision
+        "scratch",  # per scope position: supports of a table
+        "st",  # the scalars below
+    ],
+)
+
+# Constraint kinds (as in compile).
+ALLDIFF, LINEAR, SUBSETSUM, TABLE, NOGOOD, NOTEQUAL = 0, 1, 2, 3, 4, 5
+OP_EQ, OP_LE, OP_GE = 0, 1, 2
+
+# Slots of `st`.
+DEPTH = 0
+PHASE = 1
+SOLUTIONS = 2
+NODES = 3  # decisions
+FAILURES = 4  # decisions (or the root) whose propagation failed
+TRAIL = 5
+QHEAD = 6
+QCOUNT = 7
+PROPAGATIONS = 8  # propagator runs
+STATE_SIZE = 10
+
+PHASE_START = 0  # propagate the root
+PHASE_CHOOSE = 1  # the state is propagated: branch, or report a solution
+PHASE_NEXT = 2  # try the next value at level DEPTH (after a failure or a solution)
+PHASE_DONE = 3
+
+EXHAUSTED, FOUND, PAUSED = 0, 1, 2  # events, as in csp.backends.base
+
+
+def new_state(p: Problem) -> State:
+    """Fresh search state for problem `p`, at the root."""
+    n = len(p.dom0)
+    n_cons = len(p.kind)
+    trail = int(p.voff[-1]) + n + 1  # each narrowing removes a value along a branch
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    return State(
+        dom=p.dom0.copy(),
+        trail_var=np.zeros(trail, dtype=np.int64),
+        trail_mask=np.zeros(trail, dtype=np.int64),
+        queue=np.zeros(max(n_cons, 1), dtype=np.int64),
+        inq=np.zeros(max(n_cons, 1), dtype=np.int64),
+        var_at=np.zeros(n + 1, dtype=np.int64),
+        vbit=np.zeros(n + 1, dtype=np.int64),
+        rem=np.zeros(n + 1, dtype=np.int64),
+        mark=np.zeros(n + 1, dtype=np.int64),
+        scratch=np.zeros(int(p.max_arity[0]) + 1, dtype=np.int64),
+        st=st,
+    )
+
+
+# -- domains ----------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _narrow(p, s, v, new):
+    """Set v's mask to `new` (a subset of it); queue its constraints. False if empty."""
+    old = s.dom[v]
+    if new == old:
+        return True
+    if new == 0:
+        return False
+    t = s.st[TRAIL]
+    s.trail_var[t] = v
+    s.trail_mask[t] = old
+    s.st[TRAIL] = t + 1
+    s.dom[v] = new
+    size = s.queue.shape[0]
+    for i in range(p.vcstart[v], p.vcstart[v + 1]):
+        c = p.vcons[i]
+        if s.inq[c] == 0:
+            s.inq[c] = 1
+            tail = s.st[QHEAD] + s.st[QCOUNT]
+            if tail >= size:
+                tail -= size
+            s.queue[tail] = c
+            s.st[QCOUNT] += 1
+    return True
+
+
+@njit(cache=True)
+def _undo(s, mark):
+    t = s.st[TRAIL]
+    while t > mark:
+        t -= 1
+        s.dom[s.trail_var[t]] = s.trail_mask[t]
+    s.st[TRAIL] = t
+
+
+@njit(cache=True, inline="always")
+def _to_common(p, e, m):
+    shift = p.cshift[e]
+    if shift >= 0:
+        return m << shift
+    out = 0
+    base = p.ctoff[e]
+    while m != 0:
+        out |= 1 << p.tmap[base + lowest(m)]
+        m &= m - 1
+    return out
+
+
+@njit(cache=True, inline="always")
+def _from_common(p, e, v, cm):
+    shift = p.cshift[e]
+    if shift >= 0:
+        return (cm >> shift) & p.full[v]
+    out = 0
+    base = p.ctoff[e]
+    m = p.full[v]
+    while m != 0:
+        k = lowest(m)
+        if (cm >> p.tmap[base + k]) & 1:
+            out |= 1 << k
+        m &= m - 1
+    return out
+
+
+@njit(cache=True)
+def _trim(p, v, d, lo, hi):
+    """Mask d without the values of v below lo or above hi."""
+    base = p.voff[v]
+    while d != 0 and p.vals[base + lowest(d)] < lo:
+        d &= d - 1
+    while d != 0:
+        k = highest(d)
+        if p.vals[base + k] <= hi:
+            break
+        d &= ~(1 << k)
+    return d
+
+
+# -- propagators --------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _all_different(p, s, c):
+    """Naked singles, hidden singles (when the values must all be used), pigeonhole."""
+    a, b = p.cstart[c], p.cstart[c + 1]
+    k = b - a
+    while True:
+        fixed = 0
+        once = 0
+        twice = 0
+        for e in range(a, b):
+            m = _to_common(p, e, s.dom[p.cvars[e]])
+            if m & (m - 1) == 0:
+                if fixed & m:
+                    return False
+                fixed |= m
+            twice |= once & m
+            once |= m
+        n_values = popcount(once)
+        if n_values < k:
+            return False
+        # With exactly k values left for k variables every value is used, so a
+        # value that only one variable can take is that variable's.
+        hidden = once & ~twice & ~fixed if n_values == k else 0
+        again = False
+        for e in range(a, b):
+            v = p.cvars[e]
+            m = _to_common(p, e, s.dom[v])
+            if m & (m - 1) == 0:
+                continue
+            nm = m & ~fixed
+            h = nm & hidden
+            if h != 0:
+                if h & (h - 1):
+                    return False
+                nm = h
+            if nm != m:
+                if not _narrow(p, s, v, _from_common(p, e, v, nm)):
+                    return False
+                if nm & (nm - 1) == 0:
+                    again = True
+        if not again:
+            return True
+
+
+@njit(cache=True)
+def _linear(p, s, c):
+    """Bounds reasoning on sum(w * x) op rhs."""
+    a, b = p.cstart[c], p.cstart[c + 1]
+    q = p.pstart[c]
+    op = p.params[q]
+    rhs = p.params[q + 1]
+    while True:
+        smin = 0
+        smax = 0
+        for e in range(a, b):
+            v = p.cvars[e]
+            w = p.params[q + 2 + e - a]
+            d = s.dom[v]
+            lo = p.vals[p.voff[v] + lowest(d)]
+            hi = p.vals[p.voff[v] + highest(d)]
+            if w > 0:
+                smin += w * lo
+                smax += w * hi
+            else:
+                smin += w * hi
+                smax += w * lo
+        if (op != OP_GE and smin > rhs) or (op != OP_LE and smax < rhs):
+            return False
+        changed = False
+        for e in range(a, b):
+            v = p.cvars[e]
+            w = p.params[q + 2 + e - a]
+            d = s.dom[v]
+            lo = p.vals[p.voff[v] + lowest(d)]
+            hi = p.vals[p.voff[v] + highest(d)]
+            if w > 0:
+                tmin, tmax = w * lo, w * hi
+            else:
+                tmin, tmax = w * hi, w * lo
+            xlo, xhi = lo, hi
+            if op != OP_GE:  # w * x <= upper
+                upper = rhs - (smin - tmin)
+                if w > 0:
+                    xhi = min(xhi, upper // w)
+                else:
+                    xlo = max(xlo, -(-upper // w))
+            if op != OP_LE:  # w * x >= lower
+                lower = rhs - (smax - tmax)
+                if w > 0:
+                    xlo = max(xlo, -(-lower // w))
+                else:
+                    xhi = min(xhi, lower // w)
+            if xlo > lo or xhi < hi:
+                if not _narrow(p, s, v, _trim(p, v, d, xlo, xhi)):
+                    return False
+                changed = True
+        if not changed:
+            return True
+
+
+@njit(cache=True)
+def _subset_sum(p, s, c):
+    """sum(x) == target over all-different variables: the values still free must
+    form a subset of the right size and sum; keep the values of such subsets, and
+    place a value every such subset needs if only one variable can take it."""
+    a, b = p.cstart[c], p.cstart[c + 1]
+    q = p.pstart[c]
+    target = p.params[q]
+    first = p.sub_first[p.params[q + 2]]
+    union_at = q + 3
+    while True:
+        used = 0
+        rest = target
+        free = 0
+        avail = 0
+        for e in range(a, b):
+            m = _to_common(p, e, s.dom[p.cvars[e]])
+            if m & (m - 1) == 0:
+                if used & m:
+                    return False
+                used |= m
+                rest -= p.params[union_at + lowest(m)]
+            else:
+                free += 1
+                avail |= m
+        if free == 0:
+            return rest == 0
+        if free > p.params[q + 1]:  # more variables than values: pigeonhole
+            return False
+        avail &= ~used
+        lo = p.sub_rowptr[first + free]
+        hi = p.sub_rowptr[first + free + 1]
+        while lo < hi:  # the first row of this size whose sum is >= rest
+            mid = (lo + hi) >> 1
+            if p.sub_sum[mid] < rest:
+                lo = mid + 1
+            else:
+                hi = mid
+        end = p.sub_rowptr[first + free + 1]
+        union = 0
+        need = -1
+        r = lo
+        while r < end and p.sub_sum[r] == rest:
+            sub = p.sub_mask[r]
+            if sub & ~avail == 0:
+                union |= sub
+                need &= sub
+            r += 1
+        if union == 0:
+            return False
+        changed = False
+        for e in range(a, b):
+            v = p.cvars[e]
+            m = _to_common(p, e, s.dom[v])
+            if m & (m - 1) != 0 and m & ~union != 0:
+                if not _narrow(p, s, v, _from_common(p, e, v, m & union)):
+                    return False
+                changed = True
+        while need != 0:
+            bit = need & -need
+            need ^= bit
+            holder = -1
+            holders = 0
+            for e in range(a, b):
+                m = _to_common(p, e, s.dom[p.cvars[e]])
+                if m & bit:
+                    holders += 1
+                    holder = e
+                    if m == bit:  # already placed
+                        holders = -1
+                        break
+            if holders == 0:
+                return False
+            if holders == 1:
+                v = p.cvars[holder]
+                if not _narrow(p, s, v, _from_common(p, holder, v, bit)):
+                    return False
+                changed = True
+        if not changed:
+            return True
+
+
+@njit(cache=True)
+def _table(p, s, c):
+    """Keep the values that appear in some tuple still valid (one pass is a fixpoint)."""
+    a, b = p.cstart[c], p.cstart[c + 1]
+    arity = b - a
+    q = p.pstart[c]
+    n_rows = p.params[q]
+    support = s.scratch
+    for i in range(arity):
+        support[i] = 0
+    for t in range(n_rows):
+        row = q + 1 + t * arity
+        valid = True
+        for i in range(arity):
+            if (s.dom[p.cvars[a + i]] >> p.params[row + i]) & 1 == 0:
+                valid = False
+                break
+        if valid:
+            for i in range(arity):
+                support[i] |= 1 << p.params[row + i]
+    for i in range(arity):
+        v = p.cvars[a + i]
+        if not _narrow(p, s, v, s.dom[v] & support[i]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _nogood(p, s, c):
+    """Forbidden tuples: when all but one value of a tuple are placed, remove the last."""
+    a, b = p.cstart[c], p.cstart[c + 1]
+    arity = b - a
+    q = p.pstart[c]
+    n_rows = p.params[q]
+    while True:
+        changed = False
+        for t in range(n_rows):
+            row = q + 1 + t * arity
+            open_at = -1
+            n_open = 0
+            for i in range(arity):
+                d = s.dom[p.cvars[a + i]]
+                bit = 1 << p.params[row + i]
+                if d == bit:
+                    continue
+                if d & bit == 0:
+                    n_open = 2  # this tuple can no longer occur
+                    break
+                n_open += 1
+                open_at = i
+                if n_open > 1:
+                    break
+            if n_open == 0:
+                return False
+            if n_open == 1:
+                v = p.cvars[a + open_at]
+                if not _narrow(p, s, v, s.dom[v] & ~(1 << p.params[row + open_at])):
+                    return False
+                changed = True
+        if not changed:
+            return True
+
+
+@njit(cache=True)
+def _not_equal(p, s, c):
+    a = p.cstart[c]
+    x, y = p.cvars[a], p.cvars[a + 1]
+    q = p.pstart[c]
+    nx = p.params[q]
+    for _ in range(2):
+        dx = s.dom[x]
+        if dx & (dx - 1) == 0:
+            j = p.params[q + 2 + lowest(dx)]
+            if j >= 0 and not _narrow(p, s, y, s.dom[y] & ~(1 << j)):
+                return False
+        dy = s.dom[y]
+        if dy & (dy - 1) == 0:
+            j = p.params[q + 2 + nx + lowest(dy)]
+            if j >= 0 and not _narrow(p, s, x, s.dom[x] & ~(1 << j)):
+                return False
+    return True
+
+
+@njit(cache=True)
+def _propagate(p, s):
+    """Run queued constraints until none is left (True) or one fails (False)."""
+    size = s.queue.shape[0]
+    while s.st[QCOUNT] > 0:
+        head = s.st[QHEAD]
+        c = s.queue[head]
+        s.st[QHEAD] = head + 1 if head + 1 < size else 0
+        s.st[QCOUNT] -= 1
+        s.st[PROPAGATIONS] += 1
+        # inq[c] stays 1 while c runs: each propagator reaches its own fixpoint.
+        kind = p.kind[c]
+        if kind == ALLDIFF:
+            ok = _all_different(p, s, c)
+        elif kind == LINEAR:
+            ok = _linear(p, s, c)
+        elif kind == SUBSETSUM:
+            ok = _subset_sum(p, s, c)
+        elif kind == TABLE:
+            ok = _table(p, s, c)
+        elif kind == NOGOOD:
+            ok = _nogood(p, s, c)
+        else:
+            ok = _not_equal(p, s, c)
+        s.inq[c] = 0
+        if not ok:
+            while s.st[QCOUNT] > 0:
+                head = s.st[QHEAD]
+                s.inq[s.queue[head]] = 0
+                s.st[QHEAD] = (head + 1) % size
+                s.st[QCOUNT] -= 1
+            return False
+    return True
+
+
+@njit(cache=True)
+def _choose(p, s, depth):
+    """Set up the branching of level `depth`; False if every variable is assigned.
+
+    The choice with the fewest alternatives wins: the unassigned variable with
+    the fewest values (first declared on ties), or, when it is strictly
+    smaller, the places left for a value in an all-different whose values must
+    all be used (as Algorithm X's MRV over "row r has digit d" items).
+    """
+    best = -1
+    best_size = 65
+    dom = s.dom
+    for v in range(dom.shape[0]):
+        d = dom[v]
+        if d & (d - 1) != 0:
+            size = popcount(d)
+            if size < best_size:
+                best_size = size
+                best = v
+                if size == 2:
+                    break
+    if best < 0:
+        return False
+    s.var_at[depth] = best
+    s.rem[depth] = dom[best]
+    if best_size <= 2:
+        return True
+    best_c = -1
+    best_bit = 0
+    for i in range(p.alldiffs.shape[0]):
+        c = p.alldiffs[i]
+        a, b = p.cstart[c], p.cstart[c + 1]
+        # at_least_j: the values that at least j variables can take
+        at_least1 = 0
+        at_least2 = 0
+        at_least3 = 0
+        at_least4 = 0
+        for e in range(a, b):
+            m = _to_common(p, e, dom[p.cvars[e]])
+            at_least4 |= at_least3 & m
+            at_least3 |= at_least2 & m
+            at_least2 |= at_least1 & m
+            at_least1 |= m
+        if popcount(at_least1) != b - a:
+            continue  # a value may go unused: its places are no partition
+        two = at_least2 & ~at_least3
+        if two != 0:
+            best_c, best_bit, best_size = c, two & -two, 2
+            break
+        three = at_least3 & ~at_least4
+        if three != 0 and best_size > 3:
+            best_c, best_bit, best_size = c, three & -three, 3
+    if best_c >= 0:
+        a, b = p.cstart[best_c], p.cstart[best_c + 1]
+        places = 0
+        for e in range(a, b):
+            if _to_common(p, e, dom[p.cvars[e]]) & best_bit:
+                places |= 1 << (e - a)
+        s.var_at[depth] = -(best_c + 1)
+        s.vbit[depth] = best_bit
+        s.rem[depth] = places
+    return True
+
+
+# -- search ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def search(p, s, count_only, budget):
+    """Run until a solution (FOUND, unless count_only), the end (EXHAUSTED) or
+    `budget` more decisions (PAUSED). The solution is `s.dom`: one bit per variable."""
+    st = s.st
+    stop_at = st[NODES] + budget
+    while True:
+        phase = st[PHASE]
+        if phase == PHASE_DONE:
+            return EXHAUSTED
+        if phase == PHASE_START:
+            ok = True
+            for v in range(s.dom.shape[0]):
+                if s.dom[v] == 0:
+                    ok = False
+            if ok:
+                for c in range(p.kind.shape[0]):
+                    s.inq[c] = 1
+                    s.queue[c] = c
+                st[QHEAD] = 0
+                st[QCOUNT] = p.kind.shape[0]
+                ok = _propagate(p, s)
+            if not ok:
+                st[FAILURES] += 1
+                st[PHASE] = PHASE_DONE
+                return EXHAUSTED
+            st[DEPTH] = 0
+            st[PHASE] = PHASE_CHOOSE
+        elif phase == PHASE_CHOOSE:
+            depth = st[DEPTH] + 1
+            if not _choose(p, s, depth):
+                st[SOLUTIONS] += 1
+                st[PHASE] = PHASE_NEXT
+                if not count_only:
+                    return FOUND
+                continue
+            st[DEPTH] = depth
+            s.mark[depth] = st[TRAIL]
+            st[PHASE] = PHASE_NEXT
+        else:  # PHASE_NEXT
+            depth = st[DEPTH]
+            if depth == 0:
+                st[PHASE] = PHASE_DONE
+                return EXHAUSTED
+            _undo(s, s.mark[depth])
+            rem = s.rem[depth]
+            if rem == 0:
+                st[DEPTH] = depth - 1
+                continue
+            if st[NODES] >= stop_at:
+                return PAUSED
+            bit = rem & -rem
+            s.rem[depth] = rem ^ bit
+            st[NODES] += 1
+            v = s.var_at[depth]
+            if v < 0:  # the next place of a value
+                c = -v - 1
+                e = p.cstart[c] + lowest(bit)
+                v = p.cvars[e]
+                bit = _from_common(p, e, v, s.vbit[depth])
+            if _narrow(p, s, v, bit) and _propagate(p, s):
+                st[PHASE] = PHASE_CHOOSE
+            else:
+                st[FAILURES] += 1

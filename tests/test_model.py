@@ -1,0 +1,148 @@
+"""Declaring a `Model`: variables, constraints, the errors for bad declarations,
+and the pure-Python checker every backend is judged by."""
+
+from __future__ import annotations
+
+import pytest
+
+from csp import AllDifferent, Compare, InputError, Linear, Model, Relation, Sum, Table
+from csp.constraints import MAX_RELATION_TUPLES
+
+
+def test_variables_and_domains() -> None:
+    m = Model("demo")
+    x = m.var("x", [3, 1, 2, 3])
+    assert x.domain == (1, 2, 3)
+    assert m.var("e", []).domain == ()
+    assert m.var(("cell", 0), range(-2, 1)).domain == (-2, -1, 0)
+    assert list(m.variables) == ["x", "e", ("cell", 0)]
+    assert m.domain("x") == (1, 2, 3)
+    assert repr(m) == "<Model 'demo': 3 variables, 0 constraints>"
+    ys = m.vars(["a", "b"], range(2))
+    assert [y.domain for y in ys] == [(0, 1), (0, 1)]
+
+
+@pytest.mark.parametrize("domain", [[1, 2.5], ["1"], [True], 7])
+def test_non_integer_domain_is_refused(domain) -> None:
+    m = Model()
+    with pytest.raises(InputError, match="'x'"):
+        m.var("x", domain)
+
+
+def test_duplicate_and_unhashable_names() -> None:
+    m = Model()
+    m.var("x", [1])
+    with pytest.raises(InputError, match="duplicate variable 'x'"):
+        m.var("x", [2])
+    with pytest.raises(InputError, match="not hashable"):
+        m.var(["x"], [1])
+
+
+def test_constraint_over_another_models_variable() -> None:
+    m, other = Model(), Model()
+    x = m.var("x", [1, 2])
+    y = other.var("y", [1, 2])
+    with pytest.raises(InputError, match="AllDifferent.*'y' belongs to another model"):
+        m.add(AllDifferent([x, y]))
+    # Same name, other model: still refused.
+    z = other.var("x", [1, 2])
+    with pytest.raises(InputError, match="another model"):
+        m.add(x != z)
+
+
+def test_unknown_variable_name() -> None:
+    m = Model()
+    m.var("x", [1, 2])
+    with pytest.raises(InputError, match=r"Linear\(1\*x \+ 1\*nope == 3\): unknown var"):
+        m.add(Sum(["x", "nope"]) == 3)
+    with pytest.raises(InputError, match="unknown variable"):
+        m.add(Table(["x", ["unhashable"]], [(1, 1)]))
+
+
+def test_repeated_variable() -> None:
+    m = Model()
+    x, y = m.var("x", [1, 2]), m.var("y", [1, 2])
+    with pytest.raises(InputError, match="'x' appears twice in AllDifferent"):
+        m.add(AllDifferent([x, y, x]))
+    with pytest.raises(InputError, match="'y' appears twice"):
+        m.add(Sum([y, "y"]) == 2)
+    with pytest.raises(InputError, match="appears twice"):
+        m.add(Table([x, x], [(1, 1)]))
+    with pytest.raises(InputError, match="with itself"):
+        m.add(x == x)
+
+
+def test_sum_errors() -> None:
+    with pytest.raises(InputError, match="a sum over nothing"):
+        Sum([]) == 0  # noqa: B015 - the comparison builds the constraint
+    with pytest.raises(InputError, match="2 variables but 1 weights"):
+        Sum(["a", "b"], weights=[1])
+    with pytest.raises(InputError, match="weight"):
+        Sum(["a"], weights=[1.5])
+    with pytest.raises(InputError, match="right-hand side"):
+        Sum(["a"]) == 1.5  # noqa: B015
+
+
+def test_table_errors() -> None:
+    with pytest.raises(InputError, match="has 1 values, the table has 2"):
+        Table(["a", "b"], [(1,)])
+    with pytest.raises(InputError, match="table value"):
+        Table(["a"], [("z",)])
+
+
+def test_relation_bound() -> None:
+    m = Model()
+    xs = [m.var(i, range(64)) for i in range(4)]  # 64**4 > the bound
+    assert 64**4 > MAX_RELATION_TUPLES
+    with pytest.raises(InputError, match="16,777,216 tuples"):
+        m.add(Relation(xs, lambda *v: True))
+    r = m.add(Relation(xs[:2], lambda a, b: a + b == 3))
+    assert r.tuples == ((0, 3), (1, 2), (2, 1), (3, 0))
+
+
+def test_not_a_constraint() -> None:
+    with pytest.raises(InputError, match="not a constraint"):
+        Model().add("x == 1")
+
+
+def test_compare_forms() -> None:
+    m = Model()
+    x, y = m.var("x", range(3)), m.var("y", range(3))
+    c = x == y
+    assert isinstance(c, Compare) and c.op == "==" and c.constant is None
+    k = x != 2
+    assert k.constant == 2 and k.op == "!="
+    m.add(c)
+    m.add(k)
+    assert c.scope == ("x", "y") and k.scope == ("x",)
+    # Truth value is identity, so membership tests on variables keep working.
+    assert x in [y, x] and x not in [y]
+    assert c.describe() == "(x == y)" and k.describe() == "(x != 2)"
+
+
+def test_checker_on_each_constraint() -> None:
+    m = Model()
+    a, b, c = m.var("a", range(5)), m.var("b", range(5)), m.var("c", range(-2, 3))
+    alldiff = m.add(AllDifferent([a, b]))
+    linear = m.add(Sum([a, b, c], weights=[2, -1, 1]) <= 3)
+    assert isinstance(linear, Linear) and linear.weights == (2, -1, 1)
+    table = m.add(Table([a, c], [(1, -1), (2, 0)]))
+    forbid = m.add(Table([b, c], [(0, 0)], forbidden=True))
+    rel = m.add(Relation([a, b], lambda x, y: x < y))
+    eq = m.add(c != 0)
+    good = {"a": 1, "b": 3, "c": -1}
+    assert m.check(good) == [] and m.problems(good) == [] and m.is_solution(good)
+    bad = {"a": 4, "b": 4, "c": 0}
+    assert m.check(bad) == [alldiff, linear, table, rel, eq]
+    assert forbid.holds(bad) and not forbid.holds({"b": 0, "c": 0})
+    assert m.problems(bad)[0] == "violates AllDifferent(a, b)"
+    assert m.problems({"a": 1, "b": 9}) == [
+        "'b' = 9 is outside its domain", "variable 'c' has no value"]
+    assert m.problems({"a": 1, "b": 3, "c": -1, "z": 0}) == ["unknown variable 'z'"]
+
+
+def test_table_allowed_within_domains() -> None:
+    t = Table(["a", "b"], [(0, 0), (1, 5)])
+    assert t.allowed([(0, 1), (0, 1)]) == [(0, 0)]
+    f = Table(["a", "b"], [(0, 0)], forbidden=True)
+    assert f.allowed([(0, 1), (0,)]) == [(1, 0)]
