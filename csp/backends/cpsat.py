@@ -1,0 +1,428 @@
+"""The `cpsat` backend: Google OR-Tools CP-SAT.
+
+A `Model` is given as integer variables over their exact domains with
+CP-SAT's all-different, linear, table and (in)equality constraints. An
+`ExactCover` is given directly as one Boolean per option: exactly one per
+primary item; per secondary item, at most one among its uncoloured options
+and one literal per colour, each colour literal being true exactly when an
+option giving that colour is chosen (linear in the size of the input, and a
+bijection on solutions).
+
+Enumeration runs on ONE worker with `enumerate_all_solutions` and
+`keep_all_feasible_solutions_in_presolve`: with more workers CP-SAT has been
+seen to miss solutions (8 queens: 80 of 92) while reporting the enumeration
+complete. A search for one solution (`limit=1`) uses every core.
+
+>>> from csp import ExactCover
+>>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
+>>> search = CPSATBackend().solutions(xc)
+>>> list(search), search.status.value
+([(0, 3)], 'COMPLETE')
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from ortools.sat.python import cp_model
+from ortools.util.python.sorted_interval_list import Domain
+
+from csp.backends.base import Progress, Search
+from csp.constraints import AllDifferent, Compare, Linear, Table
+from csp.errors import InputError
+from csp.exactcover import ExactCover
+from csp.model import Model
+from csp.reformulate import allowed_tuples
+from csp.result import Result, Stats, Status
+
+QUEUE_SIZE = 256
+"""Solutions the solver may run ahead of the consumer: bounded, so enumerating
+never holds more than this many."""
+
+
+class Compiled:
+    """A problem as a CP-SAT model, with the reader of its solutions."""
+
+    def __init__(self, model: cp_model.CpModel | None, read: Callable[[Any], Any]) -> None:
+        self.model = model  # None: infeasible before solving (an empty domain, ...)
+        self.read = read  # read(solver or callback) -> solution in the problem's terms
+
+
+def compile_problem(problem: Any) -> Compiled:
+    """`problem` (a `Model` or an `ExactCover`) as a CP-SAT model."""
+    if isinstance(problem, ExactCover):
+        return _compile_exact_cover(problem)
+    if isinstance(problem, Model):
+        return _compile_model(problem)
+    raise TypeError(f"cpsat takes a Model or an ExactCover, not {type(problem).__name__}")
+
+
+def _compile_model(m: Model) -> Compiled:
+    names = list(m.variables)
+    if any(not m.variables[x].domain for x in names):
+        return Compiled(None, lambda _: None)
+    model = cp_model.CpModel()
+    xs = [
+        model.new_int_var_from_domain(Domain.from_values(list(m.variables[x].domain)), f"x{i}")
+        for i, x in enumerate(names)
+    ]
+    index = {x: i for i, x in enumerate(names)}
+    for c in m.constraints:
+        scope = [xs[index[x]] for x in c.scope]
+        if isinstance(c, AllDifferent):
+            if len(scope) > 1:
+                model.add_all_different(scope)
+        elif isinstance(c, Linear):
+            total = cp_model.LinearExpr.weighted_sum(scope, list(c.weights))
+            if c.op == "==":
+                model.add(total == c.rhs)
+            elif c.op == "<=":
+                model.add(total <= c.rhs)
+            else:
+                model.add(total >= c.rhs)
+        elif isinstance(c, Table):  # a Relation too: its tuples are expanded
+            rows = [list(t) for t in c.tuples]
+            if c.forbidden:
+                model.add_forbidden_assignments(scope, rows)
+            else:
+                model.add_allowed_assignments(scope, rows)
+        elif isinstance(c, Compare):
+            right = c.constant if c.constant is not None else scope[1]
+            model.add(scope[0] == right if c.op == "==" else scope[0] != right)
+        else:
+            # A constraint kind without a CP-SAT counterpart: as a table.
+            domains = [m.variables[x].domain for x in c.scope]
+            model.add_allowed_assignments(scope, [list(t) for t in allowed_tuples(c, domains)])
+
+    def read(source: Any) -> dict[Any, int]:
+        return {x: source.value(v) for x, v in zip(names, xs)}
+
+    return Compiled(model, read)
+
+
+def _compile_exact_cover(xc: ExactCover) -> Compiled:
+    arrays = xc.arrays()
+    start, items, colours = (arrays[k].tolist() for k in ("start", "items", "colours"))
+    model = cp_model.CpModel()
+    xs = [model.new_bool_var(f"o{k}") for k in range(xc.n_options)]
+    covering: list[list[tuple[int, int]]] = [[] for _ in range(xc.n_items)]
+    for k in range(xc.n_options):
+        for p in range(start[k], start[k + 1]):
+            covering[items[p]].append((k, colours[p]))
+    for code in range(xc.n_primary):
+        if not covering[code]:
+            return Compiled(None, lambda _: None)  # a primary item nothing covers
+        model.add_exactly_one(xs[k] for k, _ in covering[code])
+    for code in range(xc.n_primary, xc.n_items):
+        uncoloured = [xs[k] for k, c in covering[code] if c == 0]
+        by_colour: dict[int, list[int]] = {}
+        for k, c in covering[code]:
+            if c:
+                by_colour.setdefault(c, []).append(k)
+        if not by_colour or (len(by_colour) == 1 and not uncoloured):
+            if len(uncoloured) > 1:
+                model.add_at_most_one(uncoloured)
+            continue
+        # colour[c] is true exactly when some chosen option gives colour c:
+        # forced both ways, so these literals add no solutions.
+        literals = []
+        for c, options in by_colour.items():
+            literal = model.new_bool_var(f"i{code}c{c}")
+            for k in options:
+                model.add_implication(xs[k], literal)
+            model.add_bool_or([xs[k] for k in options]).only_enforce_if(literal)
+            literals.append(literal)
+        model.add_at_most_one(uncoloured + literals)
+
+    def read(source: Any) -> tuple[int, ...]:
+        return tuple(k for k, x in enumerate(xs) if source.boolean_value(x))
+
+    return Compiled(model, read)
+
+
+class _Channel:
+    """What the solver thread and the consumer share (never the Search itself,
+    so that an abandoned Search is collected and its finaliser stops the solver)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[Any] = queue.Queue(maxsize=QUEUE_SIZE)
+        self.stop_reason: Status | None = None
+        self.solver: cp_model.CpSolver | None = None
+        self.found = 0  # solutions produced by the solver
+        self.nodes: int | None = None
+        self.failures: int | None = None
+
+    def stop(self, reason: Status) -> None:
+        if self.stop_reason is None:
+            self.stop_reason = reason
+        if self.solver is not None:
+            self.solver.stop_search()  # thread-safe: sets CP-SAT's stop flag
+
+
+_DONE = object()
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    """Hands each solution to the consumer through the bounded queue (blocking
+    while it is full), or only counts them."""
+
+    def __init__(self, channel: _Channel, read: Callable[[Any], Any], limit: int | None,
+                 count_only: bool) -> None:
+        super().__init__()
+        self.channel = channel
+        self.read = read
+        self.limit = limit
+        self.count_only = count_only
+
+    def on_solution_callback(self) -> None:
+        channel = self.channel
+        if channel.stop_reason is not None:
+            self.stop_search()
+            return
+        channel.found += 1
+        channel.nodes, channel.failures = self.num_branches, self.num_conflicts
+        if not self.count_only:
+            solution = self.read(self)
+            main = threading.main_thread()
+            while True:
+                try:
+                    channel.queue.put(solution, timeout=0.05)
+                    break
+                except queue.Full:
+                    # At interpreter exit the main thread is gone: stop, so
+                    # that Python's wait for this thread ends.
+                    if channel.stop_reason is not None or not main.is_alive():
+                        channel.stop(Status.INTERRUPTED)
+                        return
+        if self.limit is not None and channel.found >= self.limit:
+            channel.stop(Status.SOLUTION_LIMIT)
+
+
+def _solve(channel: _Channel, compiled: Compiled, parameters: dict[str, Any],
+           limit: int | None, count_only: bool) -> None:
+    """The solver thread: solve, then post the outcome as (_DONE, status)."""
+    status = None
+    try:
+        solver = cp_model.CpSolver()
+        for key, value in parameters.items():
+            setattr(solver.parameters, key, value)
+        channel.solver = solver
+        if channel.stop_reason is None:
+            if parameters.get("enumerate_all_solutions"):
+                status = solver.solve(compiled.model,
+                                      _Collector(channel, compiled.read, limit, count_only))
+            else:
+                status = solver.solve(compiled.model)
+                if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    channel.found += 1
+                    if not count_only:
+                        channel.queue.put(compiled.read(solver))
+            channel.nodes, channel.failures = solver.num_branches, solver.num_conflicts
+    except BaseException as err:  # reported to the consumer, re-raised there
+        channel.queue.put((_DONE, err))
+        return
+    channel.queue.put((_DONE, status))
+
+
+class CPSATSearch(Search):
+    """One CP-SAT run, consumed lazily.
+
+    CP-SAT's callback API pushes solutions; it is turned into a pull iterator
+    by running the solver in a thread that hands solutions over a bounded
+    queue and blocks while the consumer is behind. Re-solving with a blocking
+    clause per solution would be simpler but quadratic in the number of
+    solutions; the thread keeps one solve for the whole enumeration. When the
+    consumer stops (limit, time limit, `close`, Ctrl-C, or dropping the
+    iterator), `StopSearch` ends the solve.
+    """
+
+    backend = "cpsat"
+    POLL_SECONDS = 0.05
+    PROGRESS_SECONDS = 0.2
+
+    def __init__(self, problem: Any, *, limit: int | None = None,
+                 time_limit: float | None = None, progress: Progress | None = None,
+                 count_only: bool = False) -> None:
+        super().__init__()
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be >= 0, not {limit}")
+        if time_limit is not None and time_limit < 0:
+            raise ValueError(f"time_limit must be >= 0, not {time_limit}")
+        self.compiled = compile_problem(problem)
+        self.limit = limit
+        self.time_limit = time_limit
+        self.progress = progress
+        self.count_only = count_only
+        self.stats = Stats(nodes=0, failures=0)
+        self._channel = _Channel()
+        self._thread: threading.Thread | None = None
+        self._started = 0.0
+        self._last_progress = 0.0
+        self._finalizer = weakref.finalize(self, self._channel.stop, Status.INTERRUPTED)
+
+    def parameters(self) -> dict[str, Any]:
+        """The CP-SAT parameters of this run."""
+        parameters: dict[str, Any] = {"log_search_progress": False}
+        if self.time_limit is not None:
+            parameters["max_time_in_seconds"] = max(self.time_limit, 1e-3)
+        if self.limit == 1 and not self.count_only:
+            return parameters  # one solution: every core, full presolve
+        parameters.update(
+            enumerate_all_solutions=True,
+            num_workers=1,
+            keep_all_feasible_solutions_in_presolve=True,
+        )
+        return parameters
+
+    def _start(self) -> None:
+        self._started = self._last_progress = time.perf_counter()
+        if self.compiled.model is None:  # infeasible as declared
+            self._finish(Status.COMPLETE)
+            return
+        if self.limit == 0:
+            self._finish(Status.SOLUTION_LIMIT)
+            return
+        self._thread = threading.Thread(
+            target=_solve, name="csp-cpsat",
+            args=(self._channel, self.compiled, self.parameters(), self.limit, self.count_only),
+        )
+        self._thread.start()
+
+    def __next__(self) -> Any:
+        if self._thread is None and self.status is None:
+            self._start()
+        if self.status is not None:
+            raise StopIteration
+        channel = self._channel
+        while True:
+            try:
+                item = channel.queue.get(timeout=self._wait())
+            except queue.Empty:
+                self._tick()
+                continue
+            except KeyboardInterrupt:
+                self._stop(Status.INTERRUPTED)
+                raise StopIteration from None
+            if isinstance(item, tuple) and len(item) == 2 and item[0] is _DONE:
+                self._done(item[1])
+                raise StopIteration
+            self.stats.solutions += 1
+            self._measure()
+            return item
+
+    def _wait(self) -> float:
+        wait = self.POLL_SECONDS
+        if self.time_limit is not None:
+            left = self.time_limit - (time.perf_counter() - self._started)
+            wait = max(1e-3, min(wait, left))
+        return wait
+
+    def _tick(self) -> None:
+        """No solution for a while: check the time limit, report progress."""
+        now = time.perf_counter()
+        if self.time_limit is not None and now - self._started >= self.time_limit:
+            self._channel.stop(Status.TIME_LIMIT)
+        if self.progress is not None and now - self._last_progress >= self.PROGRESS_SECONDS:
+            self._last_progress = now
+            self._measure()
+            if self.count_only:
+                self.stats.solutions = self._channel.found
+            self.progress(self.stats)
+
+    def _done(self, outcome: Any) -> None:
+        assert self._thread is not None
+        self._thread.join()
+        if isinstance(outcome, BaseException):
+            self.status = Status.INTERRUPTED
+            if isinstance(outcome, Exception):
+                raise InputError(f"cpsat: {outcome}") from outcome
+            raise outcome
+        channel = self._channel
+        enumerated = bool(self.parameters().get("enumerate_all_solutions"))
+        if channel.stop_reason is not None:
+            status = channel.stop_reason
+        elif outcome == cp_model.INFEASIBLE:
+            status = Status.COMPLETE
+        elif outcome == cp_model.OPTIMAL:
+            # With enumerate_all_solutions, OPTIMAL means every solution was found.
+            status = Status.COMPLETE if enumerated else Status.SOLUTION_LIMIT
+        elif outcome == cp_model.FEASIBLE and not enumerated:
+            status = Status.SOLUTION_LIMIT  # limit=1: the one solution asked for
+        elif outcome == cp_model.MODEL_INVALID:
+            raise InputError("cpsat rejected the model as invalid")
+        else:  # FEASIBLE or UNKNOWN without our asking: CP-SAT's own time limit
+            status = Status.TIME_LIMIT
+        if self.count_only:
+            self.stats.solutions = channel.found
+        self._finish(status)
+
+    def _measure(self) -> None:
+        channel = self._channel
+        self.stats.nodes = channel.nodes if channel.nodes is not None else 0
+        self.stats.failures = channel.failures if channel.failures is not None else 0
+        self.stats.time = time.perf_counter() - self._started
+
+    def _finish(self, status: Status) -> None:
+        self.status = status
+        self._measure()
+        self._finalizer.detach()
+
+    def _stop(self, reason: Status) -> None:
+        """Stop the solver, wait for its thread, keep what was delivered."""
+        channel = self._channel
+        channel.stop(reason)
+        if self._thread is not None:
+            # Drain so that a solver blocked on a full queue sees the stop.
+            while self._thread.is_alive():
+                try:
+                    channel.queue.get(timeout=self.POLL_SECONDS)
+                except queue.Empty:
+                    pass
+            self._thread.join()
+            if self.count_only:
+                self.stats.solutions = channel.found
+        self._finish(reason)
+
+    def close(self) -> None:
+        if self.status is None:
+            if self._thread is None:
+                self._finish(Status.INTERRUPTED)
+            else:
+                self._stop(Status.INTERRUPTED)
+
+    def count(self) -> Result:
+        """Run to the end, counting inside the callback (nothing is kept)."""
+        self.count_only = True
+        for _ in self:
+            pass
+        assert self.status is not None
+        return Result(self.stats.solutions, self.status, self.stats, self.backend)
+
+
+class CPSATBackend:
+    """OR-Tools CP-SAT: native form `Model`, and `ExactCover` taken directly."""
+
+    name: ClassVar[str] = "cpsat"
+    native: ClassVar[type] = Model
+    accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
+    capabilities: ClassVar[frozenset[str]] = frozenset(
+        {"count", "enumerate", "colours", "time_limit", "progress", "parallel_first_solution"}
+    )
+
+    def solutions(self, problem: Any, *, limit: int | None = None,
+                  time_limit: float | None = None, progress: Progress | None = None
+                  ) -> CPSATSearch:
+        return CPSATSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
+
+    def count(self, problem: Any, *, time_limit: float | None = None,
+              progress: Progress | None = None) -> Result:
+        return CPSATSearch(problem, time_limit=time_limit, progress=progress,
+                           count_only=True).count()
+
+
+__all__ = ["CPSATBackend", "CPSATSearch", "compile_problem"]

@@ -1,0 +1,312 @@
+"""Cross-checking: run one problem on several backends and prove they agree.
+
+Every solution a backend returns is verified with the pure-Python checker of
+the problem as declared (`ExactCover.check`, `Model.problems`); the solution
+*sets* are compared while they are small enough to keep, the counts always.
+Only runs that explored the whole search space (`COMPLETE`) are held to an
+exact count; a run stopped by the time limit is inconclusive unless it found
+more solutions than a complete run, a solution a complete run lacks, or an
+invalid one.
+
+>>> from csp import ExactCover
+>>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
+>>> report = crosscheck(xc, backends=["dlx", "cpsat"])
+>>> report.agree
+True
+>>> [(run.backend, run.count, run.status.value, run.verdict) for run in report.runs]
+[('dlx', 1, 'COMPLETE', 'agree'), ('cpsat', 1, 'COMPLETE', 'agree')]
+>>> str(report).splitlines()[-1]
+'all backends agree: 1 solution'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from csp import backends as registry
+from csp.errors import BackendUnavailable, InputError
+from csp.exactcover import ExactCover
+from csp.model import Model
+from csp.result import Status
+
+DEFAULT_LIMIT = 10_000
+"""Solutions kept per backend for comparing the sets; past it, counts only."""
+
+MAX_INVALID = 5
+"""Invalid solutions kept per backend for the report."""
+
+
+@dataclass
+class Run:
+    """What one backend did on the problem."""
+
+    backend: str
+    count: int = 0
+    status: Status | None = None
+    nodes: int | None = None
+    time: float = 0.0
+    invalid: list[tuple[Any, list[str]]] = field(default_factory=list)
+    duplicates: int = 0
+    solutions: dict[Hashable, Any] | None = None  # normalised -> as returned, in order
+    error: str | None = None
+    verdict: str = "agree"  # agree | disagree | inconclusive | error
+
+    @property
+    def complete(self) -> bool:
+        return self.status is Status.COMPLETE
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "backend": self.backend,
+            "count": self.count,
+            "status": self.status.value if self.status else None,
+            "nodes": self.nodes,
+            "time": round(self.time, 6),
+            "verdict": self.verdict,
+            "invalid": [{"solution": _jsonable(s), "problems": p} for s, p in self.invalid],
+            "duplicates": self.duplicates,
+            "error": self.error,
+        }
+
+
+@dataclass
+class Difference:
+    """A solution some backends found and others lack."""
+
+    solution: Any
+    present_in: list[str]
+    missing_from: list[str]
+
+
+@dataclass
+class CrosscheckReport:
+    """The runs, the verdict (`agree`) and the first difference found."""
+
+    runs: list[Run]
+    agree: bool
+    sets_compared: bool
+    notes: list[str]
+    difference: Difference | None = None
+    problem: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "agree": self.agree,
+            "sets_compared": self.sets_compared,
+            "runs": [run.to_dict() for run in self.runs],
+            "notes": self.notes,
+            "difference": None,
+        }
+        if self.difference is not None:
+            out["difference"] = {
+                "solution": _jsonable(self.difference.solution),
+                "present_in": self.difference.present_in,
+                "missing_from": self.difference.missing_from,
+            }
+        return out
+
+    def table(self) -> str:
+        rows = [("backend", "count", "status", "nodes", "time", "agree")]
+        for run in self.runs:
+            rows.append((
+                run.backend,
+                str(run.count),
+                run.status.value if run.status else "-",
+                "-" if run.nodes is None else str(run.nodes),
+                f"{run.time:.3f}s",
+                run.verdict if run.error is None else f"error: {run.error}",
+            ))
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+        return "\n".join(
+            "  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1]
+            for row in rows
+        )
+
+    def __str__(self) -> str:
+        lines = [self.table()]
+        lines += self.notes
+        if self.difference is not None:
+            d = self.difference
+            lines.append(f"first differing solution: {_show(self.problem, d.solution)}")
+            lines.append(f"  found by: {', '.join(d.present_in)}")
+            lines.append(f"  missing from: {', '.join(d.missing_from)}")
+        if self.agree:
+            counts = {run.count for run in self.runs if run.complete}
+            if len(counts) == 1:
+                n = counts.pop()
+                lines.append(f"all backends agree: {n} solution{'' if n == 1 else 's'}")
+            else:
+                lines.append("no disagreement found (no complete run to compare)")
+        return "\n".join(lines)
+
+
+def crosscheck(
+    problem: ExactCover | Model,
+    backends: Sequence[Any] | None = None,
+    limit: int | None = None,
+    time_limit: float | None = None,
+) -> CrosscheckReport:
+    """Run `problem` on `backends` (names or backend objects; default: every
+    available one) and compare what they found.
+
+    `limit` is the number of solutions kept per backend for comparing the
+    solution sets (default `DEFAULT_LIMIT`); past it only counts are compared,
+    but every solution is still verified. `time_limit` (seconds) applies to
+    each backend's run.
+    """
+    if not isinstance(problem, (ExactCover, Model)):
+        raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")
+    keep = DEFAULT_LIMIT if limit is None else limit
+    chosen = [registry.get(b) if isinstance(b, str) else b
+              for b in (registry.available() if backends is None else backends)]
+    if not chosen:
+        raise BackendUnavailable("no backend to cross-check with")
+    runs = [_run(problem, backend, keep, time_limit) for backend in chosen]
+    return _compare(problem, runs, keep)
+
+
+def _run(problem: Any, backend: Any, keep: int, time_limit: float | None) -> Run:
+    from csp import reformulate
+
+    run = Run(backend.name, solutions={})
+    check = problem.check if isinstance(problem, ExactCover) else problem.problems
+    started = time.perf_counter()
+    try:
+        decode = None
+        lowered = problem
+        if not isinstance(problem, backend.accepts):
+            lowered, decode = reformulate.lower(problem, backend.native)
+        search = backend.solutions(lowered, time_limit=time_limit)
+        for raw in search:
+            solution = raw if decode is None else decode(raw)
+            run.count += 1
+            wrong = check(solution)
+            if wrong:
+                if len(run.invalid) < MAX_INVALID:
+                    run.invalid.append((solution, wrong))
+                continue
+            if run.solutions is not None:
+                key = normalise(problem, solution)
+                if key in run.solutions:
+                    run.duplicates += 1
+                elif len(run.solutions) < keep:
+                    run.solutions[key] = solution
+                else:
+                    run.solutions = None  # too many to keep: compare counts only
+        run.status = search.status
+        run.nodes = search.stats.nodes
+    except (InputError, BackendUnavailable) as err:
+        run.error = str(err)
+        run.verdict = "error"
+        run.solutions = None
+    except KeyboardInterrupt:
+        run.status = Status.INTERRUPTED
+    run.time = time.perf_counter() - started
+    return run
+
+
+def normalise(problem: Any, solution: Any) -> Hashable:
+    """A solution as a hashable value independent of order: the sorted tuple of
+    option indices (`ExactCover`) or the frozenset of (variable, value) (`Model`)."""
+    if isinstance(problem, ExactCover):
+        return tuple(sorted(int(k) for k in solution))
+    return frozenset(solution.items())
+
+
+def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
+    notes: list[str] = []
+    bad: set[str] = set()
+    for run in runs:
+        if run.invalid:
+            bad.add(run.backend)
+            solution, wrong = run.invalid[0]
+            notes.append(f"{run.backend}: invalid solution {_show(problem, solution)}: "
+                         f"{'; '.join(wrong[:3])}")
+        if run.duplicates:
+            bad.add(run.backend)
+            notes.append(f"{run.backend}: returned {run.duplicates} solution(s) twice")
+    ran = [run for run in runs if run.error is None]
+    complete = [run for run in ran if run.complete]
+    sets = [run for run in ran if run.solutions is not None]
+    sets_compared = bool(complete) and all(run.solutions is not None for run in complete)
+    difference = None
+    if sets_compared:
+        # Every kept solution was verified: one that a complete run lacks
+        # proves that run wrong.
+        union: dict[Hashable, tuple[Any, list[str]]] = {}
+        for run in sets:
+            assert run.solutions is not None
+            for key, solution in run.solutions.items():
+                union.setdefault(key, (solution, []))[1].append(run.backend)
+        for key, (solution, present) in union.items():
+            missing = [run.backend for run in complete
+                       if run.solutions is not None and key not in run.solutions]
+            if missing:
+                bad.update(missing)
+                if difference is None:
+                    difference = Difference(solution, present, missing)
+    if complete:
+        counts = {run.count for run in complete}
+        if len(counts) > 1:
+            top = max(counts)
+            notes.append("complete runs disagree on the count: " + ", ".join(
+                f"{run.backend}={run.count}" for run in complete))
+            bad.update(run.backend for run in complete if run.count != top)
+        exact = max(counts)
+        for run in ran:
+            if not run.complete and run.count > exact:
+                bad.add(run.backend)
+                notes.append(f"{run.backend}: found {run.count} solutions, more than the "
+                             f"{exact} of a complete run")
+    for run in runs:
+        if run.error is not None:
+            run.verdict = "error"
+        elif run.backend in bad:
+            run.verdict = "disagree"
+        elif not run.complete:
+            run.verdict = "inconclusive"
+        else:
+            run.verdict = "agree"
+    if not sets_compared and complete:
+        notes.append(f"solution sets not compared (over {keep:,} solutions): counts compared")
+    return CrosscheckReport(runs, not bad, sets_compared, notes, difference, problem)
+
+
+def _show(problem: Any, solution: Any) -> str:
+    if isinstance(problem, ExactCover):
+        chosen = list(solution)
+        shown = " | ".join(_option_text(problem, k) for k in chosen[:8])
+        return f"{tuple(chosen)} ({shown}{' | ...' if len(chosen) > 8 else ''})"
+    if isinstance(solution, dict):
+        items = list(solution.items())
+        text = ", ".join(f"{k!r}: {v!r}" for k, v in items[:12])
+        return "{" + text + (", ..." if len(items) > 12 else "") + "}"
+    return repr(solution)
+
+
+def _option_text(problem: ExactCover, k: Any) -> str:
+    if not (isinstance(k, int) and 0 <= k < problem.n_options):
+        return repr(k)
+    try:
+        return problem.option_text(k)
+    except InputError:  # item names that are not tokens of Knuth's format
+        return " ".join(repr(name) if colour is None else f"{name!r}:{colour!r}"
+                        for name, colour in problem.option(k))
+
+
+def _jsonable(solution: Any) -> Any:
+    if isinstance(solution, dict):
+        return [[_jsonable_name(k), v] for k, v in solution.items()]
+    if isinstance(solution, Iterable):
+        return [int(k) if isinstance(k, int) else repr(k) for k in solution]
+    return repr(solution)
+
+
+def _jsonable_name(name: Any) -> Any:
+    return name if isinstance(name, (str, int)) else repr(name)
+
+
+__all__ = ["CrosscheckReport", "Difference", "Run", "crosscheck", "normalise"]

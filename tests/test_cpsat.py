@@ -1,0 +1,133 @@
+"""The CP-SAT backend: exact enumeration (the 8-queens trap), laziness, limits."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+pytest.importorskip("ortools")
+
+from csp import AllDifferent, ExactCover, Model, Status, Sum, Table  # noqa: E402
+from csp.backends.cpsat import CPSATBackend, CPSATSearch  # noqa: E402
+
+
+def queens_model(n: int) -> Model:
+    """N queens with all-different on the queens and on both diagonals."""
+    m = Model(f"queens {n}")
+    q = [m.var(("q", i), range(n)) for i in range(n)]
+    up = [m.var(("up", i), range(2 * n - 1)) for i in range(n)]
+    down = [m.var(("down", i), range(2 * n - 1)) for i in range(n)]
+    for i in range(n):
+        m.add(Sum([up[i], q[i]], [1, -1]) == i)
+        m.add(Sum([down[i], q[i]]) == n - 1 + i)
+    for group in (q, up, down):
+        m.add(AllDifferent(group))
+    return m
+
+
+def queens_xc(n: int) -> ExactCover:
+    """Knuth's N queens: rows and columns primary, diagonals secondary."""
+    xc = ExactCover([("r", i) for i in range(n)] + [("c", j) for j in range(n)],
+                    [("a", d) for d in range(2 * n - 1)] + [("b", d) for d in range(2 * n - 1)])
+    for i in range(n):
+        for j in range(n):
+            xc.add_option([("r", i), ("c", j), ("a", i + j), ("b", i - j + n - 1)])
+    return xc
+
+
+@pytest.fixture(scope="module")
+def cpsat() -> CPSATBackend:
+    return CPSATBackend()
+
+
+def test_eight_queens_count_is_92(cpsat: CPSATBackend) -> None:
+    # Two workers were seen to find 80 of 92 and call it complete.
+    for problem in (queens_model(8), queens_xc(8)):
+        result = cpsat.count(problem)
+        assert (result.count, result.status) == (92, Status.COMPLETE)
+        found = list(cpsat.solutions(problem))
+        assert len(found) == len({str(sorted(map(str, s.items())) if isinstance(s, dict)
+                                      else s) for s in found}) == 92
+
+
+def test_enumeration_uses_one_worker_and_keeps_solutions(cpsat: CPSATBackend) -> None:
+    search = cpsat.solutions(queens_model(4))
+    parameters = search.parameters()
+    assert parameters["num_workers"] == 1
+    assert parameters["enumerate_all_solutions"] is True
+    assert parameters["keep_all_feasible_solutions_in_presolve"] is True
+    first = cpsat.solutions(queens_model(4), limit=1).parameters()
+    assert "num_workers" not in first  # one solution: every core
+
+
+def test_solutions_are_valid_and_lazy(cpsat: CPSATBackend) -> None:
+    m = queens_model(10)
+    search = cpsat.solutions(m)
+    first = next(search)
+    assert m.problems(first) == []
+    assert search.status is None
+    search.close()
+    assert search.status is Status.INTERRUPTED
+    assert search.stats.solutions == 1
+    assert not [t for t in threading.enumerate() if t.name == "csp-cpsat"]
+
+
+def test_dropped_search_stops_its_thread(cpsat: CPSATBackend) -> None:
+    search = cpsat.solutions(queens_model(12))
+    next(search)
+    thread = search._thread
+    del search
+    assert thread is not None
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def test_limits(cpsat: CPSATBackend) -> None:
+    search = cpsat.solutions(queens_xc(8), limit=5)
+    assert len(list(search)) == 5 and search.status is Status.SOLUTION_LIMIT
+    result = cpsat.solutions(queens_model(8), limit=1).result()
+    assert result.status is Status.SOLUTION_LIMIT and result.solution is not None
+    none = cpsat.solutions(queens_model(3), limit=1).result()
+    assert (none.count, none.status, none.solution) == (0, Status.COMPLETE, None)
+    zero = cpsat.solutions(queens_model(8), limit=0)
+    assert list(zero) == [] and zero.status is Status.SOLUTION_LIMIT
+    timed = cpsat.count(queens_model(14), time_limit=0.2)
+    assert timed.status is Status.TIME_LIMIT and timed.count > 0
+
+
+def test_statistics(cpsat: CPSATBackend) -> None:
+    result = cpsat.count(queens_model(6))
+    assert result.stats.solutions == result.count == 4
+    assert result.stats.nodes is not None and result.stats.nodes > 0
+    assert result.stats.failures is not None and result.stats.time > 0
+    seen = []
+    cpsat.count(queens_model(6), progress=seen.append)  # may be too fast to report
+
+
+def test_colours_and_secondary_items(cpsat: CPSATBackend) -> None:
+    xc = ExactCover.from_text("a b c | x y\na x:0\nb x:0 y\nc y:1\na b x:1\nc\n")
+    found = sorted(cpsat.solutions(xc))
+    assert found == [(0, 1, 4), (2, 3), (3, 4)]
+    assert all(xc.check(s) == [] for s in found)
+
+
+def test_edge_models(cpsat: CPSATBackend) -> None:
+    assert list(cpsat.solutions(Model())) == [{}]
+    m = Model()
+    m.var("a", [])
+    assert cpsat.count(m).count == 0
+    m = Model()
+    a, b = m.var("a", [1, 5, 9]), m.var(7, range(3))
+    m.add(Table([a, b], [(5, 0), (9, 2), (9, 3)]))
+    m.add(Table([a, b], [(9, 2)], forbidden=True))
+    m.add(a != 1)
+    assert list(cpsat.solutions(m)) == [{"a": 5, 7: 0}]
+    m = Model()
+    m.var("free", [2, 4, 6])
+    assert cpsat.count(m).count == 3  # a variable in no constraint still counts
+
+
+def test_search_class_rejects_bad_limits() -> None:
+    with pytest.raises(ValueError):
+        CPSATSearch(Model(), limit=-1)
