@@ -89,13 +89,10 @@ def test_bad_arguments_exit_non_zero(capsys):
 
 
 def test_ctrl_c_keeps_what_was_found(tmp_path):
-    n = 16  # 14,772,512 solutions: far longer than the test waits
-    head = " ".join([f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)])
-    diagonals = [f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)]
-    lines = [head + " | " + " ".join(diagonals)]
-    lines += [f"r{i} c{j} a{i + j} b{i - j + n - 1}" for i in range(n) for j in range(n)]
-    path = tmp_path / "queens16.xc"
-    path.write_text("\n".join(lines) + "\n")
+    from csp.problems import queens
+
+    path = tmp_path / "queens16.xc"  # 14,772,512 solutions: far longer than the test waits
+    path.write_text(queens.declare(queens.Queens(16)).to_text())
     process = subprocess.Popen(
         [sys.executable, "-m", "csp.cli", "xc", str(path), "--count", "--time-limit", "120"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -8,7 +8,7 @@
 - `format(puzzle, answer) -> str` writes the answer as PROBLEMS.md shows it.
 
 >>> sorted(KINDS)
-['kakuro', 'polyomino', 'queens', 'shikaku', 'sudoku']
+['kakuro', 'lattice', 'polyomino', 'queens', 'shikaku', 'sudoku']
 >>> get("queens").DESCRIPTION
 'N queens: the board size n, one per line (or `csp solve queens N`)'
 """
@@ -26,6 +26,7 @@ KINDS: dict[str, str] = {
     "shikaku": "csp.problems.shikaku",
     "polyomino": "csp.problems.polyomino",
     "queens": "csp.problems.queens",
+    "lattice": "csp.problems.lattice",
 }
 """Puzzle kind -> the module that reads, declares and prints it."""
 

@@ -1,0 +1,303 @@
+r"""Kakuro (cross sums): fill the white cells with digits 1..9 so that every
+*run* (a maximal line of white cells across or down) has all-different
+digits adding up to its *clue*.
+
+Two input formats, told apart by the first line:
+
+- *algospot* (PROBLEMS.md section 3): `T`, then per case `n`, n rows of n
+  integers (1 white, 0 black), `q`, and q hints `r c d s` (1-based black cell,
+  d = 0 for the run to its right, 1 for the run below it, s its sum);
+- *grid*: one line per row of tokens separated by spaces: `#` black, `.`
+  white, `D\A` a clue cell whose D is the sum of the run below it and A of the
+  run to its right (either may be empty: `23\`, `\16`). Puzzles are separated
+  by blank lines.
+
+Output: one line per row, integers separated by single spaces, the digit of
+each white cell and 0 for every other cell.
+
+>>> [puzzle] = parse("# 4\\ 3\\\n\\4 . .\n\\3 . .")
+>>> [(run.total, run.cells) for run in puzzle.runs]
+[(4, ((1, 1), (1, 2))), (3, ((2, 1), (2, 2))), (4, ((1, 1), (2, 1))), (3, ((1, 2), (2, 2)))]
+>>> declare(puzzle)
+<Model 'kakuro 3x3': 4 variables, 8 constraints>
+>>> print(format(puzzle, {(1, 1): 3, (1, 2): 1, (2, 1): 1, (2, 2): 2}))
+0 0 0
+0 3 1
+0 1 2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from csp.constraints import AllDifferent, Sum
+from csp.errors import InputError
+from csp.model import Model
+
+FORMS = ("model",)
+DEFAULT_FORM = "model"
+PARSE_OPTIONS: tuple[str, ...] = ()
+
+DESCRIPTION = (
+    "algospot KAKURO2 (T; n; n rows of 0/1; q; q hints 'r c d s') or a grid of "
+    "'#' black, '.' white, 'D\\A' clue cells, one row per line; detected automatically"
+)
+
+Cell = tuple[int, int]
+ACROSS, DOWN = 0, 1
+
+
+@dataclass(frozen=True)
+class Run:
+    """A maximal line of white cells; `total` is its clue (None: no clue)."""
+
+    cells: tuple[Cell, ...]
+    total: int | None
+    direction: int  # ACROSS or DOWN
+
+
+@dataclass(frozen=True)
+class Kakuro:
+    """A puzzle: the white cells, and each clue `(r, c, direction, sum)` (0-based)."""
+
+    rows: int
+    cols: int
+    white: frozenset[Cell]
+    hints: tuple[tuple[int, int, int, int], ...]
+    runs: tuple[Run, ...]
+    layout: str = "grid"  # "grid" or "algospot"
+    line: int | None = None
+
+
+Answer = dict[Cell, int]
+"""The digit of every white cell."""
+
+
+# -- reading -------------------------------------------------------------------------
+
+
+def parse(text: str) -> list[Kakuro]:
+    """Every puzzle in `text` (either format); the first bad one raises `InputError`."""
+    found = []
+    for item in puzzles(text):
+        if isinstance(item, InputError):
+            raise item
+        found.append(item)
+    return found
+
+
+def puzzles(text: str) -> Iterator[Kakuro | InputError]:
+    """Each puzzle of `text`, or the `InputError` saying why it is bad."""
+    lines = [(n, raw.strip()) for n, raw in enumerate(text.splitlines(), start=1)]
+    content = [(n, line) for n, line in lines if line]
+    if not content:
+        return
+    if content[0][1].isdigit():
+        yield from _algospot(content)
+    else:
+        yield from _grids(lines)
+
+
+def _ints(number: int, line: str, count: int | None, what: str) -> list[int]:
+    tokens = line.split()
+    if count is not None and len(tokens) != count:
+        raise InputError(f"{what}: expected {count} integers, found {len(tokens)}: {line!r}",
+                         line=number, token=line)
+    try:
+        return [int(t) for t in tokens]
+    except ValueError:
+        bad = next(t for t in tokens if not _is_int(t))
+        raise InputError(f"{what}: {bad!r} is not an integer", line=number, token=bad) from None
+
+
+def _is_int(token: str) -> bool:
+    return token.lstrip("-").isdigit()
+
+
+def _algospot(content: list[tuple[int, str]]) -> Iterator[Kakuro | InputError]:
+    lines = iter(content)
+
+    def take(what: str) -> tuple[int, str]:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise InputError(f"the input ends where {what} was expected") from None
+
+    try:
+        number, line = take("the number of cases")
+        [cases] = _ints(number, line, 1, "number of cases")
+    except InputError as err:
+        yield err
+        return
+    for case in range(1, cases + 1):
+        # A malformed case leaves no way to find where the next one starts:
+        # report it and stop.
+        try:
+            start, line = take(f"the size of case {case}")
+            [n] = _ints(start, line, 1, f"case {case}: grid size")
+            if n < 1:
+                raise InputError(f"case {case}: grid size {n}", line=start)
+            grid = []
+            for r in range(n):
+                number, line = take(f"row {r + 1} of case {case}")
+                row = _ints(number, line, n, f"case {case}, row {r + 1}")
+                for c, v in enumerate(row):
+                    if v not in (0, 1):
+                        raise InputError(f"case {case}, row {r + 1}, column {c + 1}: {v} "
+                                         "is not 0 (black) or 1 (white)", line=number, token=v)
+                grid.append(row)
+            number, line = take(f"the number of hints of case {case}")
+            [q] = _ints(number, line, 1, f"case {case}: number of hints")
+            hints = []
+            for _ in range(q):
+                number, line = take(f"a hint of case {case}")
+                r, c, d, s = _ints(number, line, 4, f"case {case}: hint 'r c d s'")
+                hints.append((number, r - 1, c - 1, d, s))
+        except InputError as err:
+            yield err
+            return
+        white = frozenset((r, c) for r in range(n) for c in range(n) if grid[r][c])
+        try:
+            yield _build(n, n, white, hints, "algospot", start)
+        except InputError as err:
+            yield err if err.line is not None else err.located(line=start)
+
+
+def _grids(lines: list[tuple[int, str]]) -> Iterator[Kakuro | InputError]:
+    block: list[tuple[int, str]] = []
+    for number, line in [*lines, (0, "")]:
+        if line:
+            block.append((number, line))
+        elif block:
+            try:
+                yield _grid(block)
+            except InputError as err:
+                yield err if err.line is not None else err.located(line=block[0][0])
+            block = []
+
+
+def _grid(block: list[tuple[int, str]]) -> Kakuro:
+    cols = len(block[0][1].split())
+    white = set()
+    hints = []
+    for r, (number, line) in enumerate(block):
+        tokens = line.split()
+        if len(tokens) != cols:
+            raise InputError(f"row {r + 1} has {len(tokens)} cells, the first row has {cols}: "
+                             "the grid is not rectangular", line=number)
+        for c, token in enumerate(tokens):
+            if token == ".":
+                white.add((r, c))
+            elif token != "#":
+                down, slash, across = token.partition("\\")
+                if not slash or not all(p == "" or p.isdigit() for p in (down, across)):
+                    raise InputError(f"row {r + 1}, column {c + 1}: {token!r} is not '#', '.' "
+                                     "or a clue 'D\\A'", line=number, token=token)
+                if across:
+                    hints.append((number, r, c, ACROSS, int(across)))
+                if down:
+                    hints.append((number, r, c, DOWN, int(down)))
+    return _build(len(block), cols, frozenset(white), hints, "grid", block[0][0])
+
+
+def _build(rows: int, cols: int, white: frozenset[Cell],
+           hints: list[tuple[int, int, int, int, int]], layout: str, line: int) -> Kakuro:
+    """Find the runs and attach each hint to the run it names."""
+    runs: dict[tuple[int, int, int], list[Cell]] = {}  # (r, c, direction) of the cell before
+    for direction, (dr, dc) in ((ACROSS, (0, 1)), (DOWN, (1, 0))):
+        for r, c in sorted(white):
+            if (r - dr, c - dc) in white:
+                continue
+            cells = []
+            while (r + dr * len(cells), c + dc * len(cells)) in white:
+                cells.append((r + dr * len(cells), c + dc * len(cells)))
+            runs[(r - dr, c - dc, direction)] = cells
+    totals: dict[tuple[int, int, int], int] = {}
+    for number, r, c, d, s in hints:
+        where = f"hint at row {r + 1}, column {c + 1}"
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise InputError(f"{where} is outside the {rows}x{cols} grid", line=number)
+        if (r, c) in white:
+            raise InputError(f"{where} is on a white cell", line=number)
+        if d not in (ACROSS, DOWN):
+            raise InputError(f"{where}: direction {d} is not 0 (across) or 1 (down)",
+                             line=number, token=d)
+        if (r, c, d) not in runs:
+            side = "to its right" if d == ACROSS else "below it"
+            raise InputError(f"{where}: no white cell {side}", line=number)
+        if (r, c, d) in totals:
+            raise InputError(f"{where}: a second sum for the same run", line=number)
+        if s < 1:
+            raise InputError(f"{where}: sum {s} is not positive", line=number, token=s)
+        totals[(r, c, d)] = s
+    ordered = sorted(runs, key=lambda key: (key[2], key[0], key[1]))
+    return Kakuro(
+        rows, cols, white,
+        tuple((r, c, d, s) for _, r, c, d, s in hints),
+        tuple(Run(tuple(runs[k]), totals.get(k), k[2]) for k in ordered),
+        layout, line,
+    )
+
+
+# -- declaring -----------------------------------------------------------------------
+
+
+def declare(puzzle: Kakuro, form: str | None = None) -> Model:
+    """A digit per white cell; every run all-different, every clued run summing to its clue."""
+    if form not in (None, "model"):
+        raise InputError(f"unknown form {form!r} for kakuro; the only form is 'model'")
+    m = Model(f"kakuro {puzzle.rows}x{puzzle.cols}")
+    cell = {rc: m.var(_name(rc), range(1, 10)) for rc in sorted(puzzle.white)}
+    for run in puzzle.runs:
+        digits = [cell[rc] for rc in run.cells]
+        if len(digits) > 1:
+            m.add(AllDifferent(digits))
+        if run.total is not None:
+            m.add(Sum(digits) == run.total)
+    return m
+
+
+# -- answers -------------------------------------------------------------------------
+
+
+def _name(cell: Cell) -> str:
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def decode(puzzle: Kakuro, solution: Mapping[Any, int], problem: Any = None) -> Answer:
+    """The digit of each white cell, from a solution of the model."""
+    return {rc: solution[_name(rc)] for rc in sorted(puzzle.white)}
+
+
+def encode(puzzle: Kakuro, answer: Mapping[Cell, int], problem: Any = None) -> dict[str, int]:
+    """The model solution that spells `answer` (the inverse of `decode`)."""
+    return {_name(rc): answer[rc] for rc in sorted(puzzle.white)}
+
+
+def format(puzzle: Kakuro, answer: Mapping[Cell, int]) -> str:  # noqa: A001
+    """One line per row: each white cell's digit, 0 for every other cell."""
+    return "\n".join(" ".join(str(answer.get((r, c), 0)) for c in range(puzzle.cols))
+                     for r in range(puzzle.rows))
+
+
+def format_puzzle(puzzle: Kakuro) -> str:
+    r"""The puzzle written back in its own format (one case for algospot).
+
+    >>> text = "# 4\\ 3\\\n\\4 . .\n\\3 . ."
+    >>> format_puzzle(parse(text)[0]) == text
+    True
+    """
+    if puzzle.layout == "algospot":
+        rows = [" ".join("1" if (r, c) in puzzle.white else "0" for c in range(puzzle.cols))
+                for r in range(puzzle.rows)]
+        hints = [f"{r + 1} {c + 1} {d} {s}" for r, c, d, s in puzzle.hints]
+        return "\n".join(["1", str(puzzle.rows), *rows, str(len(hints)), *hints])
+    clue: dict[Cell, list[str]] = {}
+    for r, c, d, s in puzzle.hints:
+        clue.setdefault((r, c), ["", ""])[d == ACROSS] = str(s)
+    return "\n".join(
+        " ".join("." if (r, c) in puzzle.white else "\\".join(clue[(r, c)])
+                 if (r, c) in clue else "#" for c in range(puzzle.cols))
+        for r in range(puzzle.rows))

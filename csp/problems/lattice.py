@@ -1,0 +1,380 @@
+"""Lattice Practices (ACM ICPC Asia Regional Tokyo 1998, problem B), generalised.
+
+2n boards, each with n notches, are slotted into a lattice: n vertical boards
+(slots `V0..V{n-1}`, left to right) cross n horizontal ones (`H0..H{n-1}`,
+top to bottom) at n x n points. A notch is deep (`0`) or shallow (`1`); at
+every crossing one board must be deep and the other shallow. A board may be
+used either side up, so a board equals its reverse. The question is the
+number of *essentially different* lattices (PROBLEMS.md section 7): lattices
+equal under mirroring, rotation by 180 degrees, or turning over (which
+exchanges the vertical and horizontal boards) are one. Boards with the same
+notches (up to reversal) are interchangeable, so a lattice is its matrix of
+notches.
+
+Glossary: a *pattern* is a board's notches read in the direction it is slotted
+in; the *notch matrix* `M[i][j]` is the notch of vertical board i at its
+crossing with horizontal board j (that board has `1 - M[i][j]` there). The
+symmetries act on M as the square's 8: reversing i, reversing j, and the
+transposition with complement `M'[i][j] = 1 - M[j][i]` (turning over).
+
+Input (contest format): each data set is 2n strings of n `0`/`1` characters
+separated by white space anywhere (line breaks included); a line `END` ends
+the input. Output: one count per data set.
+
+Two declarations:
+
+- `form="exact-cover"` (the default): primary items, the boards `b0..` and
+  the slots; secondary items, the crossings `x{i},{j}` coloured with `M[i][j]`;
+  one option per board, slot and pattern.
+- `form="model"`: a variable per slot whose value `2 b + r` is board b, reversed
+  if r = 1; a binary table between every two slots (different boards, and
+  opposite notches where they cross).
+
+>>> [one, two] = parse(SAMPLE)
+>>> one.n, len(one.boards)
+(5, 10)
+>>> xc = declare(one)
+>>> group = symmetry(one, xc)
+>>> len(group)
+8
+>>> import csp
+>>> csp.count(xc, up_to_symmetry=group).count
+40
+>>> model = declare(two, "model")
+>>> csp.count(model, up_to_symmetry=symmetry(two, model)).count
+6
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from csp.constraints import Table
+from csp.errors import InputError
+from csp.exactcover import ExactCover
+from csp.model import Model
+from csp.symmetry import Group, induced
+
+FORMS = ("exact-cover", "model")
+DEFAULT_FORM = "exact-cover"
+PARSE_OPTIONS: tuple[str, ...] = ()
+UP_TO_SYMMETRY = True
+"""The answer to a data set is its number of solutions up to `symmetry`."""
+
+DESCRIPTION = (
+    "Lattice Practices: data sets of 2n boards of n notches ('0' deep, '1' shallow), "
+    "white space anywhere, 'END' ends; prints the number of essentially different lattices"
+)
+
+SAMPLE = """\
+10000 01000 00100 11000 01100 11111 01110 11100 10110 11110
+10101 01000 00000 11001 01100 11101 01110 11100 10110 11010
+END
+"""
+"""The problem statement's sample: the answers are 40 and 6."""
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """One data set: 2n boards of n notches, as given."""
+
+    boards: tuple[str, ...]
+    line: int | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.boards[0])
+
+    def patterns(self, b: int) -> tuple[str, ...]:
+        """The distinct ways board b can be slotted in: as given, and reversed."""
+        board = self.boards[b]
+        return (board,) if board == board[::-1] else (board, board[::-1])
+
+
+Slot = tuple[str, int]
+"""`("V", i)` or `("H", j)`."""
+
+Answer = dict[Slot, tuple[int, str]]
+"""Each slot's board (0-based, in input order) and pattern."""
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def parse(text: str) -> list[Lattice]:
+    """Every data set of `text`; a bad one raises `InputError`."""
+    found = []
+    for item in puzzles(text):
+        if isinstance(item, InputError):
+            raise item
+        found.append(item)
+    return found
+
+
+def puzzles(text: str) -> Iterator[Lattice | InputError]:
+    """Each data set, or the `InputError` of a bad one (reading resumes on the
+    next line)."""
+    boards: list[str] = []
+    first_line: int | None = None
+    skip_line: int | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if raw.strip() == "END":
+            break
+        for token in raw.split():
+            if number == skip_line:
+                continue
+            error = _bad_token(token, boards, number)
+            if error is not None:
+                yield error
+                boards, skip_line = [], number
+                continue
+            if not boards:
+                first_line = number
+            boards.append(token)
+            if len(boards) == 2 * len(boards[0]):
+                yield Lattice(tuple(boards), first_line)
+                boards = []
+    if boards:
+        yield InputError(f"the data set has {len(boards)} boards; boards of "
+                         f"{len(boards[0])} notches come {2 * len(boards[0])} to a data set",
+                         line=first_line)
+
+
+def _bad_token(token: str, boards: list[str], number: int) -> InputError | None:
+    if set(token) - {"0", "1"}:
+        bad = next(ch for ch in token if ch not in "01")
+        return InputError(f"board {token!r}: notch {bad!r} is neither '0' (deep) nor "
+                          "'1' (shallow)", line=number, token=token)
+    if boards and len(token) != len(boards[0]):
+        return InputError(f"board {token!r} has {len(token)} notches, the data set's first "
+                          f"board has {len(boards[0])}", line=number, token=token)
+    return None
+
+
+# -- declaring -------------------------------------------------------------------------------
+
+
+def slots(n: int) -> list[Slot]:
+    return [("V", i) for i in range(n)] + [("H", j) for j in range(n)]
+
+
+def declare(puzzle: Lattice, form: str | None = None) -> ExactCover | Model:
+    """The exact cover (default) or the model of a data set."""
+    if form in (None, "exact-cover"):
+        return declare_exact_cover(puzzle)
+    if form == "model":
+        return declare_model(puzzle)
+    raise InputError(f"unknown form {form!r} for lattice; the forms are: {', '.join(FORMS)}")
+
+
+def _crossings(slot: Slot, pattern: str) -> list[tuple[tuple[int, int], int]]:
+    """The crossings a board in `slot` meets, each with `M[i][j]` it implies."""
+    kind, k = slot
+    n = len(pattern)
+    if kind == "V":
+        return [((k, j), int(pattern[j])) for j in range(n)]
+    return [((i, k), 1 - int(pattern[i])) for i in range(n)]
+
+
+def declare_exact_cover(puzzle: Lattice) -> ExactCover:
+    n = puzzle.n
+    xc = ExactCover([f"b{b}" for b in range(2 * n)] + [f"{s}{k}" for s, k in slots(n)],
+                    [f"x{i},{j}" for i in range(n) for j in range(n)], name="lattice")
+    for b in range(2 * n):
+        for slot in slots(n):
+            for pattern in puzzle.patterns(b):
+                xc.add_option([f"b{b}", f"{slot[0]}{slot[1]}",
+                               *((f"x{i},{j}", m) for (i, j), m in _crossings(slot, pattern))],
+                              (b, slot, pattern))
+    return xc
+
+
+def declare_model(puzzle: Lattice) -> Model:
+    n = puzzle.n
+    m = Model(name="lattice")
+    values = {slot: _values(puzzle) for slot in slots(n)}
+    for slot in slots(n):
+        m.var(_var(slot), values[slot])
+    for s, t in itertools.combinations(slots(n), 2):
+        allowed = [(u, v) for u in values[s] for v in values[t] if _fits(puzzle, s, u, t, v)]
+        m.add(Table([_var(s), _var(t)], allowed))
+    return m
+
+
+def _values(puzzle: Lattice) -> list[int]:
+    return [2 * b + r for b in range(len(puzzle.boards))
+            for r in range(len(puzzle.patterns(b)))]
+
+
+def _var(slot: Slot) -> str:
+    return f"{slot[0]}{slot[1]}"
+
+
+def _pattern(puzzle: Lattice, value: int) -> str:
+    b, r = divmod(value, 2)
+    return puzzle.patterns(b)[r]
+
+
+def _fits(puzzle: Lattice, s: Slot, u: int, t: Slot, v: int) -> bool:
+    if u // 2 == v // 2:
+        return False
+    meets = dict(_crossings(s, _pattern(puzzle, u)))
+    return all(meets.get(cell, m) == m for cell, m in _crossings(t, _pattern(puzzle, v)))
+
+
+# -- symmetry --------------------------------------------------------------------------------
+
+
+def symmetry(puzzle: Lattice, problem: ExactCover | Model | None = None) -> Group:
+    """The lattice's 8 symmetries (mirroring, rotating by 180 degrees, turning
+    over), with every exchange of boards that have the same notches."""
+    if problem is None:
+        problem = declare(puzzle)
+    n = puzzle.n
+    moves = [_mirror(n), _flip(n), _turn_over(n)]
+    same: dict[str, list[int]] = {}
+    for b, board in enumerate(puzzle.boards):
+        same.setdefault(min(board, board[::-1]), []).append(b)
+    swaps = [(group[0], b) for group in same.values() for b in group[1:]]
+    if isinstance(problem, ExactCover):
+        gens = [induced(problem, _item_map(move), _colour_map(move)) for move in moves]
+        gens += [induced(problem, {f"b{a}": f"b{b}", f"b{b}": f"b{a}"}) for a, b in swaps]
+    else:
+        gens = [_pair_map(puzzle, problem, move) for move in moves]
+        gens += [_swap_pairs(puzzle, problem, a, b) for a, b in swaps]
+    return Group(problem, gens)
+
+
+@dataclass(frozen=True)
+class _Move:
+    """A symmetry of the notch matrix: (i, j) -> (i', j'), with complement when
+    it exchanges vertical and horizontal."""
+
+    n: int
+    reverse_i: bool = False
+    reverse_j: bool = False
+    transpose: bool = False
+
+    def cell(self, i: int, j: int) -> tuple[int, int]:
+        if self.reverse_i:
+            i = self.n - 1 - i
+        if self.reverse_j:
+            j = self.n - 1 - j
+        return (j, i) if self.transpose else (i, j)
+
+    def slot(self, slot: Slot, pattern: str) -> tuple[Slot, str]:
+        """Where a board in `slot` goes, and its new pattern."""
+        kind, k = slot
+        along = self.reverse_j if kind == "V" else self.reverse_i
+        across = self.reverse_i if kind == "V" else self.reverse_j
+        k = self.n - 1 - k if across else k
+        pattern = pattern[::-1] if along else pattern
+        if self.transpose:
+            kind = "H" if kind == "V" else "V"
+        return (kind, k), pattern
+
+
+def _mirror(n: int) -> _Move:
+    return _Move(n, reverse_i=True)
+
+
+def _flip(n: int) -> _Move:
+    # With mirroring, this makes the rotation by 180 degrees.
+    return _Move(n, reverse_j=True)
+
+
+def _turn_over(n: int) -> _Move:
+    return _Move(n, transpose=True)
+
+
+def _item_map(move: _Move) -> Any:
+    def image(name: Hashable) -> Hashable:
+        text = str(name)
+        if text[0] == "x":
+            i, j = move.cell(*map(int, text[1:].split(",")))
+            return f"x{i},{j}"
+        if text[0] in "VH":
+            (kind, k), _ = move.slot((text[0], int(text[1:])), "")
+            return f"{kind}{k}"
+        return name
+    return image
+
+
+def _colour_map(move: _Move) -> Any:
+    return (lambda item, colour: 1 - colour) if move.transpose else None
+
+
+def _pair_map(puzzle: Lattice, m: Model, move: _Move) -> dict[tuple[str, int], tuple[str, int]]:
+    mapping = {}
+    for slot in slots(puzzle.n):
+        for value in m.variables[_var(slot)].domain:
+            b = value // 2
+            target, pattern = move.slot(slot, _pattern(puzzle, value))
+            mapping[(_var(slot), value)] = (_var(target), 2 * b + puzzle.patterns(b).index(pattern))
+    return mapping
+
+
+def _swap_pairs(puzzle: Lattice, m: Model, a: int, b: int
+                ) -> dict[tuple[str, int], tuple[str, int]]:
+    mapping = {}
+    for slot in slots(puzzle.n):
+        for value in m.variables[_var(slot)].domain:
+            c = value // 2
+            if c in (a, b):
+                other = b if c == a else a
+                pattern = _pattern(puzzle, value)
+                # `other` has the same notches; pick its orientation that gives this pattern
+                mapping[(_var(slot), value)] = (_var(slot),
+                                                2 * other + puzzle.patterns(other).index(pattern))
+    return mapping
+
+
+# -- answers ---------------------------------------------------------------------------------
+
+
+def decode(puzzle: Lattice, solution: Sequence[int] | Mapping[Any, int],
+           problem: ExactCover | Model | None = None) -> Answer:
+    """Each slot's board and pattern."""
+    if isinstance(solution, Mapping):
+        return {slot: (value // 2, _pattern(puzzle, value))
+                for slot in slots(puzzle.n) for value in [solution[_var(slot)]]}
+    if problem is None:
+        problem = declare_exact_cover(puzzle)
+    answer: Answer = {}
+    for k in solution:
+        b, slot, pattern = problem.data[k]
+        answer[slot] = (b, pattern)
+    return answer
+
+
+def notches(puzzle: Lattice, answer: Answer) -> list[str]:
+    """The notch matrix: row i is the pattern of vertical board i."""
+    return [answer[("V", i)][1] for i in range(puzzle.n)]
+
+
+def format(puzzle: Lattice, answer: Answer) -> str:  # noqa: A001 - the module's printer
+    """A lattice: each slot with its board (1-based) and the pattern slotted in.
+
+    >>> [puzzle] = parse("01 10 01 10")
+    >>> answer = {("V", 0): (0, "01"), ("V", 1): (2, "01"), ("H", 0): (1, "10"),
+    ...           ("H", 1): (3, "01")}
+    >>> print(format(puzzle, answer))
+    V0 board 1 01
+    V1 board 3 01
+    H0 board 2 10
+    H1 board 4 01
+    """
+    return "\n".join(f"{kind}{k} board {answer[(kind, k)][0] + 1} {answer[(kind, k)][1]}"
+                     for kind, k in slots(puzzle.n))
+
+
+def format_count(puzzle: Lattice, count: int) -> str:
+    """The contest's output for a data set: its number of lattices."""
+    return str(count)
+
+
+def format_puzzle(puzzle: Lattice) -> str:
+    return " ".join(puzzle.boards)

@@ -1,0 +1,274 @@
+"""Polyomino tiling in the "puzzle box" format (PROBLEMS.md section 5).
+
+A file is a map, then a blank line, then the pieces. In the map `#` is a wall
+and `.` a free cell. Each piece is drawn with `#` (and `.` or spaces for
+empty cells); pieces are separated by lines that hold no `#` (a blank line,
+or a line of dots) and are trimmed of empty rows and columns. A map of a
+single line is a 1-D puzzle: every line below it is one piece.
+
+Every free cell is covered by exactly one piece and every piece is used once.
+Pieces may be rotated (in 1-D: reversed), and also reflected with
+`reflect=True`. The pieces are named `a`, `b`, `c`, ... in input order, and
+an answer is printed as the map with each free cell replaced by its piece's
+letter.
+
+As an exact cover: one primary item per free cell and per piece, one option
+per placement of an orientation of a piece, carrying `(piece, cells)`.
+
+>>> [puzzle] = parse("#.#.........#..#\\n\\n#..#.##\\n#.#..##\\n##...##")
+>>> len(puzzle.pieces), puzzle.free_cells
+(3, 12)
+>>> xc = declare(puzzle)
+>>> answer = answer_of(puzzle, "#b#bccbbacca#aa#")
+>>> xc.check(encode(puzzle, answer, xc))
+[]
+>>> format(puzzle, answer)
+'#b#bccbbacca#aa#'
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from csp.errors import InputError
+from csp.exactcover import ExactCover
+
+FORMS = ("exact-cover",)
+DEFAULT_FORM = "exact-cover"
+PARSE_OPTIONS = ("reflect",)
+
+DESCRIPTION = (
+    "puzzle box: a map ('#' wall, '.' free), a blank line, then pieces drawn with '#' "
+    "separated by lines without '#'; a one-line map is a 1-D puzzle; --reflect allows flips"
+)
+
+NAMES = string.ascii_lowercase + string.ascii_uppercase + string.digits
+"""The pieces' letters, in input order."""
+
+Cell = tuple[int, int]
+Shape = tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Polyomino:
+    """A map (rows of `#` and `.`) and the pieces, each a sorted tuple of cells."""
+
+    board: tuple[str, ...]
+    pieces: tuple[Shape, ...]
+    reflect: bool = False
+    line: int | None = None
+
+    @property
+    def free(self) -> list[Cell]:
+        return [(r, c) for r, row in enumerate(self.board) for c, ch in enumerate(row) if ch == "."]
+
+    @property
+    def free_cells(self) -> int:
+        return sum(row.count(".") for row in self.board)
+
+
+Answer = dict[Cell, int]
+"""The piece (0-based, in input order) covering each free cell."""
+
+
+# -- reading -------------------------------------------------------------------------
+
+
+def parse(text: str, *, reflect: bool = False) -> list[Polyomino]:
+    """The puzzle in `text` (a file holds one), or `InputError` saying what is wrong."""
+    found = []
+    for item in puzzles(text, reflect=reflect):
+        if isinstance(item, InputError):
+            raise item
+        found.append(item)
+    return found
+
+
+def puzzles(text: str, *, reflect: bool = False) -> Iterator[Polyomino | InputError]:
+    try:
+        yield _parse(text, reflect)
+    except InputError as err:
+        yield err
+
+
+def _parse(text: str, reflect: bool) -> Polyomino:
+    lines = list(enumerate((raw.rstrip() for raw in text.splitlines()), start=1))
+    while lines and not lines[0][1]:
+        lines.pop(0)
+    if not lines:
+        raise InputError("no map: the input is empty")
+    start = lines[0][0]
+    board: list[str] = []
+    while lines and lines[0][1]:
+        number, row = lines.pop(0)
+        bad = next((k for k, ch in enumerate(row) if ch not in "#."), None)
+        if bad is not None:
+            raise InputError(f"map row {len(board) + 1}, column {bad + 1}: {row[bad]!r} is "
+                             "neither '#' (wall) nor '.' (free)", line=number, token=row[bad])
+        if board and len(row) != len(board[0]):
+            raise InputError(f"map row {len(board) + 1} has {len(row)} cells, the first has "
+                             f"{len(board[0])}: the map is not rectangular", line=number)
+        board.append(row)
+    pieces: list[Shape] = []
+    drawing: list[tuple[int, str]] = []
+    one_line = len(board) == 1
+    for number, row in [*lines, (0, "")]:
+        bad = next((k for k, ch in enumerate(row) if ch not in "#. "), None)
+        if bad is not None:
+            raise InputError(f"piece {NAMES[len(pieces)] if len(pieces) < len(NAMES) else '?'}"
+                             f", column {bad + 1}: {row[bad]!r} is not '#' or empty ('.', ' ')",
+                             line=number, token=row[bad])
+        if "#" in row:
+            drawing.append((number, row))
+        if drawing and ("#" not in row or one_line):
+            pieces.append(_shape(row for _, row in drawing))
+            drawing = []
+    if not pieces:
+        raise InputError("no pieces after the map (a blank line must separate them)", line=start)
+    if len(pieces) > len(NAMES):
+        raise InputError(f"{len(pieces)} pieces: at most {len(NAMES)} can be named")
+    puzzle = Polyomino(tuple(board), tuple(pieces), reflect, start)
+    area = sum(len(p) for p in pieces)
+    if area != puzzle.free_cells:
+        raise InputError(f"the pieces have {area} cells but the map has {puzzle.free_cells} "
+                         "free cells: they cannot tile it", line=start)
+    return puzzle
+
+
+def _shape(rows: Iterator[str]) -> Shape:
+    return _normal([(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "#"])
+
+
+def _normal(cells: Sequence[Cell]) -> Shape:
+    """The cells moved so that the smallest row and column are 0, sorted."""
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+
+def orientations(shape: Shape, reflect: bool = False) -> list[Shape]:
+    """The distinct rotations of `shape` (and reflections, with `reflect`).
+
+    >>> len(orientations(((0, 0), (0, 1), (1, 1), (1, 2))))   # the S tetromino
+    2
+    >>> len(orientations(((0, 0), (0, 1), (1, 1), (1, 2)), reflect=True))
+    4
+    """
+    found: list[Shape] = []
+    current = list(shape)
+    for flip in (False, True) if reflect else (False,):
+        if flip:
+            current = [(r, -c) for r, c in shape]
+        for _ in range(4):
+            current = [(c, -r) for r, c in current]  # a quarter turn
+            normal = _normal(current)
+            if normal not in found:
+                found.append(normal)
+    return found
+
+
+# -- declaring -----------------------------------------------------------------------
+
+
+def declare(puzzle: Polyomino, form: str | None = None) -> ExactCover:
+    """Items: every free cell and every piece. Options: every placement."""
+    if form not in (None, "exact-cover"):
+        raise InputError(f"unknown form {form!r} for polyomino; the only form is 'exact-cover'")
+    free = puzzle.free
+    xc = ExactCover([NAMES[k] for k in range(len(puzzle.pieces))]
+                    + [f"{r},{c}" for r, c in free], name="polyomino")
+    free_set = set(free)
+    for k, piece in enumerate(puzzle.pieces):
+        for shape in orientations(piece, puzzle.reflect):
+            for r0, c0 in free:
+                # anchor the shape's first cell (smallest in row-major order)
+                dr, dc = r0 - shape[0][0], c0 - shape[0][1]
+                cells = tuple((r + dr, c + dc) for r, c in shape)
+                if all(cell in free_set for cell in cells):
+                    xc.add_option([NAMES[k], *(f"{r},{c}" for r, c in cells)], (k, cells))
+    return xc
+
+
+# -- answers -------------------------------------------------------------------------
+
+
+def decode(puzzle: Polyomino, solution: Sequence[int], problem: ExactCover | None = None
+           ) -> Answer:
+    """The piece covering each free cell, read from the chosen options' data."""
+    if problem is None:
+        problem = declare(puzzle)
+    answer: Answer = {}
+    for k in solution:
+        piece, cells = problem.data[k]
+        answer.update(dict.fromkeys(cells, piece))
+    return answer
+
+
+def encode(puzzle: Polyomino, answer: Mapping[Cell, int], problem: ExactCover) -> tuple[int, ...]:
+    """The exact-cover solution that places the pieces as `answer` says."""
+    return tuple(k for k, (piece, cells) in enumerate(problem.data)
+                 if all(answer.get(cell) == piece for cell in cells))
+
+
+def answer_of(puzzle: Polyomino, text: str) -> Answer:
+    """Read an answer written as `format` writes it."""
+    return {(r, c): NAMES.index(ch) for r, row in enumerate(text.splitlines())
+            for c, ch in enumerate(row) if ch not in "#."}
+
+
+def format(puzzle: Polyomino, answer: Mapping[Cell, int]) -> str:  # noqa: A001
+    """The map with each free cell replaced by its piece's letter."""
+    return "\n".join(
+        "".join(NAMES[answer[(r, c)]] if ch == "." and (r, c) in answer else ch
+                for c, ch in enumerate(row))
+        for r, row in enumerate(puzzle.board))
+
+
+def format_puzzle(puzzle: Polyomino) -> str:
+    """The puzzle in the shared data's format: pieces drawn with `#` and spaces."""
+    blocks = ["\n".join(puzzle.board)]
+    for piece in puzzle.pieces:
+        rows = max(r for r, _ in piece) + 1
+        cols = max(c for _, c in piece) + 1
+        cells = set(piece)
+        blocks.append("\n".join(
+            "".join("#" if (r, c) in cells else " " for c in range(cols)).rstrip()
+            for r in range(rows)))
+    return "\n\n".join(blocks) + "\n"
+
+
+def symmetry(puzzle: Polyomino, problem: ExactCover | None = None):  # -> csp.symmetry.Group
+    """The map's own symmetries that map the puzzle onto itself, as a
+    `csp.symmetry.Group` on the options: up to 8 for a square box, 4 for a
+    rectangle, fewer for an irregular map; a reflection counts only when the
+    pieces may be flipped (`reflect=True`), since a mirrored one-sided piece is
+    not the same piece.
+
+    >>> import csp
+    >>> [puzzle] = parse("....\\n....\\n\\n##\\n##\\n\\n##\\n##", reflect=True)
+    >>> xc = declare(puzzle)
+    >>> group = symmetry(puzzle, xc)
+    >>> len(group), csp.count(xc).count, csp.count(xc, up_to_symmetry=group).count
+    (2, 2, 1)
+
+    (Turning the 2x4 box upside down moves no placement of a 2x2 square: on
+    the options the box's 4 symmetries act as 2.)
+    """
+    from csp.symmetry import Group, grid_symmetries, induced
+
+    if problem is None:
+        problem = declare(puzzle)
+    generators = []
+    for move in grid_symmetries(puzzle.free)[1:]:
+        def image(name, move=move):
+            if name in problem.primary[:len(puzzle.pieces)]:
+                return name
+            r, c = move(tuple(map(int, str(name).split(","))))
+            return f"{r},{c}"
+        try:
+            generators.append(induced(problem, image))
+        except InputError:
+            continue  # a placement without an image: not a symmetry of these pieces
+    return Group(problem, generators)

@@ -1,0 +1,126 @@
+"""N queens: n queens on an n x n board, no two in one row, column or diagonal.
+
+The classic exact cover with secondary items (PROBLEMS.md section 6): rows
+and columns are primary (exactly one queen each), the 2n-1 + 2n-1 diagonals
+secondary (at most one queen each); one option per square, carrying (r, c).
+
+Input: the board size n, one per line (`csp solve queens 8` takes it on the
+command line). Output: the column of the queen in each row, 1-based, e.g.
+`2 4 1 3`.
+
+>>> [puzzle] = parse("4")
+>>> xc = declare(puzzle)
+>>> xc.n_primary, len(xc.secondary), xc.n_options
+(8, 14, 16)
+>>> answer = (2, 4, 1, 3)
+>>> xc.check(encode(puzzle, answer, xc))
+[]
+>>> format(puzzle, answer)
+'2 4 1 3'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from csp.errors import InputError
+from csp.exactcover import ExactCover
+from csp.model import Model
+
+FORMS = ("exact-cover",)
+DEFAULT_FORM = "exact-cover"
+PARSE_OPTIONS: tuple[str, ...] = ()
+
+DESCRIPTION = "N queens: the board size n, one per line (or `csp solve queens N`)"
+
+
+@dataclass(frozen=True)
+class Queens:
+    n: int
+    line: int | None = None
+
+
+Answer = tuple[int, ...]
+"""The 1-based column of the queen in each row."""
+
+
+def parse(text: str) -> list[Queens]:
+    """Every board size in `text`; a bad one raises `InputError`."""
+    found = []
+    for item in puzzles(text):
+        if isinstance(item, InputError):
+            raise item
+        found.append(item)
+    return found
+
+
+def puzzles(text: str) -> Iterator[Queens | InputError]:
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not line.isdigit() or int(line) < 1:
+            yield InputError(f"{line!r} is not a board size (a positive integer)",
+                             line=number, token=line)
+        else:
+            yield Queens(int(line), number)
+
+
+def declare(puzzle: Queens, form: str | None = None) -> ExactCover | Model:
+    """Rows and columns primary, diagonals secondary; an option per square."""
+    if form not in (None, "exact-cover"):
+        raise InputError(f"unknown form {form!r} for queens; the only form is 'exact-cover'")
+    n = puzzle.n
+    xc = ExactCover(
+        [f"r{r}" for r in range(n)] + [f"c{c}" for c in range(n)],
+        [f"a{s}" for s in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)],
+        name=f"{n} queens",
+    )
+    for r in range(n):
+        for c in range(n):
+            # a: the diagonal r + c; b: the anti-diagonal r - c, shifted to be >= 0
+            xc.add_option([f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c + n - 1}"], (r, c))
+    return xc
+
+
+def decode(puzzle: Queens, solution: Sequence[int], problem: ExactCover | None = None) -> Answer:
+    """The queen's column (1-based) in each row; options are numbered r * n + c."""
+    columns = [0] * puzzle.n
+    for k in solution:
+        r, c = divmod(k, puzzle.n)
+        columns[r] = c + 1
+    return tuple(columns)
+
+
+def encode(puzzle: Queens, answer: Answer, problem: Any = None) -> tuple[int, ...]:
+    """The exact-cover solution (option indices) that places `answer`."""
+    return tuple(sorted(r * puzzle.n + c - 1 for r, c in enumerate(answer)))
+
+
+def format(puzzle: Queens, answer: Answer) -> str:  # noqa: A001
+    return " ".join(map(str, answer))
+
+
+def format_puzzle(puzzle: Queens) -> str:
+    return str(puzzle.n)
+
+
+def symmetry(puzzle: Queens, problem: ExactCover | None = None) -> Any:
+    """The square's 8 symmetries (rotations, reflections), as a `csp.symmetry.Group`
+    on the options: each moves the queen on square (r, c) with the board.
+
+    >>> import csp
+    >>> [puzzle] = parse("8")
+    >>> xc = declare(puzzle)
+    >>> csp.count(xc, up_to_symmetry=symmetry(puzzle, xc)).count
+    12
+    """
+    from csp.symmetry import Group, by_data, grid_symmetries
+
+    if problem is None:
+        problem = declare(puzzle)
+    n = puzzle.n
+    moves = grid_symmetries([(r, c) for r in range(n) for c in range(n)])
+    return Group(problem, [by_data(problem, move) for move in moves[1:]])

@@ -1,0 +1,177 @@
+"""Shikaku (divide into rectangles): cut the grid into rectangles, each holding
+exactly one clue, whose area is that clue (PROBLEMS.md section 4).
+
+Input: `w h`, then h lines of w integers, 0 for a blank and k > 0 for a clue;
+a file may hold several puzzles one after the other. Clues that do not add up
+to w*h are an error. Output: the grid with each cell replaced by the area of
+the rectangle covering it, columns padded to the widest number.
+
+As an exact cover: one primary item per cell and per clue; one option per
+rectangle of the clue's area that holds that clue and no other, carrying
+`(clue, top, left, height, width)`.
+
+>>> [puzzle] = parse("3 2\\n2 0 0\\n0 4 0")
+>>> xc = declare(puzzle)
+>>> [xc.data[k] for k in range(xc.n_options)]
+[(0, 0, 0, 1, 2), (0, 0, 0, 2, 1), (1, 0, 1, 2, 2)]
+>>> import csp
+>>> [solution] = csp.solutions(xc)
+>>> print(format(puzzle, decode(puzzle, solution, xc)))
+2 4 4
+2 4 4
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from csp.errors import InputError
+from csp.exactcover import ExactCover
+
+FORMS = ("exact-cover",)
+DEFAULT_FORM = "exact-cover"
+PARSE_OPTIONS: tuple[str, ...] = ()
+
+DESCRIPTION = "'w h' then h rows of w integers, 0 blank, k > 0 a clue (the area of its rectangle)"
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Shikaku:
+    """A w x h grid and its clues `(row, column, area)`, 0-based, in row-major order."""
+
+    width: int
+    height: int
+    clues: tuple[tuple[int, int, int], ...]
+    line: int | None = None
+
+
+Answer = dict[Cell, int]
+"""The clue (0-based, row-major) whose rectangle covers each cell."""
+
+
+# -- reading -------------------------------------------------------------------------
+
+
+def parse(text: str) -> list[Shikaku]:
+    """Every puzzle in `text`; the first bad one raises `InputError`."""
+    found = []
+    for item in puzzles(text):
+        if isinstance(item, InputError):
+            raise item
+        found.append(item)
+    return found
+
+
+def puzzles(text: str) -> Iterator[Shikaku | InputError]:
+    """Each puzzle of `text`, or the `InputError` saying why it is bad.
+
+    After a bad puzzle the reading goes on after its h rows.
+    """
+    lines = [(n, raw.split()) for n, raw in enumerate(text.splitlines(), start=1)]
+    lines = [(n, tokens) for n, tokens in lines if tokens and not tokens[0].startswith("#")]
+    at = 0
+    while at < len(lines):
+        start, header = lines[at]
+        if len(header) != 2 or not all(t.isdigit() for t in header):
+            yield InputError(f"expected a size line 'w h', found {' '.join(header)!r}",
+                             line=start, token=" ".join(header))
+            return  # no size: no way to find where the next puzzle starts
+        width, height = map(int, header)
+        rows = lines[at + 1: at + 1 + height]
+        at += 1 + height
+        try:
+            yield _puzzle(start, width, height, rows)
+        except InputError as err:
+            yield err if err.line is not None else err.located(line=start)
+
+
+def _puzzle(start: int, width: int, height: int, rows: list[tuple[int, list[str]]]) -> Shikaku:
+    if width < 1 or height < 1:
+        raise InputError(f"a {width}x{height} grid has no cells")
+    if len(rows) < height:
+        raise InputError(f"the input ends after {len(rows)} of the {height} rows")
+    clues = []
+    for r, (number, tokens) in enumerate(rows):
+        if len(tokens) != width:
+            raise InputError(f"row {r + 1} has {len(tokens)} numbers, expected {width}",
+                             line=number)
+        for c, token in enumerate(tokens):
+            if not token.isdigit():
+                raise InputError(f"row {r + 1}, column {c + 1}: {token!r} is not a clue "
+                                 "(a positive integer) or 0 (blank)", line=number, token=token)
+            if int(token):
+                clues.append((r, c, int(token)))
+    total = sum(area for _, _, area in clues)
+    if total != width * height:
+        raise InputError(f"the clues add up to {total} but the {width}x{height} grid has "
+                         f"{width * height} cells: no division into rectangles")
+    return Shikaku(width, height, tuple(clues), start)
+
+
+# -- declaring -----------------------------------------------------------------------
+
+
+def declare(puzzle: Shikaku, form: str | None = None) -> ExactCover:
+    """Items: cells and clues. Options: each rectangle that could be a clue's."""
+    if form not in (None, "exact-cover"):
+        raise InputError(f"unknown form {form!r} for shikaku; the only form is 'exact-cover'")
+    w, h = puzzle.width, puzzle.height
+    clue_at = {(r, c): k for k, (r, c, _) in enumerate(puzzle.clues)}
+    xc = ExactCover([f"#{k}" for k in range(len(puzzle.clues))]
+                    + [f"{r},{c}" for r in range(h) for c in range(w)], name="shikaku")
+    for k, (r, c, area) in enumerate(puzzle.clues):
+        for height in (d for d in range(1, min(area, h) + 1) if area % d == 0):
+            width = area // height
+            if width > w:
+                continue
+            for top in range(max(0, r - height + 1), min(r, h - height) + 1):
+                for left in range(max(0, c - width + 1), min(c, w - width) + 1):
+                    cells = [(i, j) for i in range(top, top + height)
+                             for j in range(left, left + width)]
+                    if all(clue_at.get(cell, k) == k for cell in cells):
+                        xc.add_option([f"#{k}", *(f"{i},{j}" for i, j in cells)],
+                                      (k, top, left, height, width))
+    return xc
+
+
+# -- answers -------------------------------------------------------------------------
+
+
+def decode(puzzle: Shikaku, solution: Sequence[int], problem: ExactCover | None = None
+           ) -> Answer:
+    """The clue whose rectangle covers each cell."""
+    if problem is None:
+        problem = declare(puzzle)
+    answer: Answer = {}
+    for k in solution:
+        clue, top, left, height, width = problem.data[k]
+        for i in range(top, top + height):
+            for j in range(left, left + width):
+                answer[(i, j)] = clue
+    return answer
+
+
+def encode(puzzle: Shikaku, answer: Mapping[Cell, int], problem: ExactCover) -> tuple[int, ...]:
+    """The exact-cover solution whose rectangles are those of `answer`."""
+    return tuple(k for k, (clue, top, left, height, width) in enumerate(problem.data)
+                 if all(answer.get((i, j)) == clue for i in range(top, top + height)
+                        for j in range(left, left + width)))
+
+
+def format(puzzle: Shikaku, answer: Mapping[Cell, int]) -> str:  # noqa: A001
+    """Each cell replaced by the area of its rectangle, columns padded to the widest."""
+    area = [a for _, _, a in puzzle.clues]
+    width = len(str(max(area)))
+    return "\n".join(" ".join(str(area[answer[(r, c)]]).rjust(width)
+                              for c in range(puzzle.width)) for r in range(puzzle.height))
+
+
+def format_puzzle(puzzle: Shikaku) -> str:
+    """The puzzle in its input format (`parse` reads it back)."""
+    grid = [["0"] * puzzle.width for _ in range(puzzle.height)]
+    for r, c, area in puzzle.clues:
+        grid[r][c] = str(area)
+    return "\n".join([f"{puzzle.width} {puzzle.height}", *(" ".join(row) for row in grid)])

@@ -1,0 +1,332 @@
+"""Sudoku of any size: N x N grids with r x c boxes (N = r c), digits 1..N.
+
+Glossary (after Norvig): a *cell* is (row, column), 0-based; a *unit* is a
+row, a column or a box; a *given* is a digit fixed by the puzzle; a *digit*
+is 1..N and is written with the puzzle's *symbols* (`symbols[d - 1]`).
+
+Input, one puzzle per line (PROBLEMS.md section 2):
+
+- N*N symbols in row-major order, `.` for a blank (and `0` too when `0` is not
+  one of the symbols), e.g. 81 characters for 9x9. Anything after the first
+  blank space on the line is ignored (files often carry the solution there).
+- or a grid of N lines of N whitespace-separated numbers, 0 for a blank.
+
+A line starting with `e` ends the input; blank lines and `#` comments are
+skipped. N is inferred from the line length, the box shape is the squarest
+r x c with r <= c (3x3 for 9, 2x3 for 6) unless `boxes=(r, c)` is given, and
+the symbols are the first of `1-9A-Z`, `0-9A-Z`, `A-Z` (cut to N symbols)
+that holds every symbol of the line (a line with both `.` and `0` uses `0`
+as a symbol) unless `symbols` is given. Output: one line per puzzle in the
+same symbols (or the same grid of numbers).
+
+Two declarations: `form="exact-cover"` (the default; 4 N^2 primary items
+"cell filled", "row has digit", "column has digit", "box has digit", and one
+option per cell and candidate digit) and `form="model"` (a variable per cell,
+all-different per unit).
+
+>>> line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+>>> [puzzle] = parse(line)
+>>> puzzle.size, puzzle.box, puzzle.symbols
+(9, (3, 3), '123456789')
+>>> xc = declare(puzzle)
+>>> xc.n_primary, xc.n_options
+(324, 593)
+>>> declare(puzzle, form="model")
+<Model 'sudoku 9x9': 81 variables, 27 constraints>
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from csp.constraints import AllDifferent
+from csp.errors import InputError
+from csp.exactcover import ExactCover
+from csp.model import Model
+
+FORMS = ("exact-cover", "model")
+DEFAULT_FORM = "exact-cover"
+PARSE_OPTIONS = ("symbols", "boxes")
+
+DESCRIPTION = (
+    "one puzzle per line: N*N symbols row by row, '.' or '0' blank (81 for 9x9; "
+    "16x16 0-9A-F or 1-9A-G, 25x25 A-Y, ...), or N lines of N numbers; 'e' ends the input"
+)
+
+_DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ALPHABETS = (_DIGITS, "0" + _DIGITS, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+BLANKS = ".0"
+
+
+@dataclass(frozen=True)
+class Sudoku:
+    """One puzzle: `givens[r * size + c]` is the digit at (r, c), 0 = blank."""
+
+    size: int
+    box: tuple[int, int]
+    givens: tuple[int, ...]
+    symbols: str
+    layout: str = "line"  # "line" (one line of symbols) or "grid" (lines of numbers)
+    line: int | None = None
+
+    def unit_of_box(self, r: int, c: int) -> int:
+        """The index of the box holding cell (r, c), boxes numbered row-major."""
+        box_rows, box_cols = self.box
+        return (r // box_rows) * (self.size // box_cols) + c // box_cols
+
+
+Answer = tuple[int, ...]
+"""A solved grid: N*N digits in row-major order."""
+
+
+# -- reading -------------------------------------------------------------------------
+
+
+def parse(text: str, *, symbols: str | None = None,
+          boxes: tuple[int, int] | str | None = None) -> list[Sudoku]:
+    """Every puzzle in `text`; the first bad one raises `InputError`."""
+    found = []
+    for item in puzzles(text, symbols=symbols, boxes=boxes):
+        if isinstance(item, InputError):
+            raise item
+        found.append(item)
+    return found
+
+
+def puzzles(text: str, *, symbols: str | None = None,
+            boxes: tuple[int, int] | str | None = None) -> Iterator[Sudoku | InputError]:
+    """Each puzzle of `text` in turn, or the `InputError` saying why it is bad.
+
+    A bad puzzle does not stop the reading: the next line starts afresh.
+    """
+    box = _box_option(boxes)
+    if symbols is not None and len(set(symbols)) != len(symbols):
+        raise InputError(f"--symbols {symbols!r} repeats a symbol")
+    lines = iter(enumerate(text.splitlines(), start=1))
+    for number, raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("e"):
+            return
+        tokens = line.split()
+        try:
+            if len(tokens) >= 4 and all(t.isdigit() for t in tokens):
+                yield _grid(number, tokens, lines, symbols, box)
+            else:
+                yield _line(number, tokens[0], symbols, box)
+        except InputError as err:
+            yield err.located(line=number)
+
+
+def _box_option(boxes: tuple[int, int] | str | None) -> tuple[int, int] | None:
+    if boxes is None or isinstance(boxes, tuple):
+        return boxes
+    rows, x, cols = boxes.lower().partition("x")
+    if not (x and rows.isdigit() and cols.isdigit() and int(rows) > 0 and int(cols) > 0):
+        raise InputError(f"box shape {boxes!r} is not ROWSxCOLUMNS, e.g. 2x3")
+    return int(rows), int(cols)
+
+
+def _shape(size: int, box: tuple[int, int] | None) -> tuple[int, int]:
+    if box is not None:
+        if box[0] * box[1] != size:
+            raise InputError(f"{box[0]}x{box[1]} boxes do not fit a {size}x{size} grid")
+        return box
+    rows = max(r for r in range(1, math.isqrt(size) + 1) if size % r == 0)
+    if rows == 1 and size > 1:
+        raise InputError(f"a {size}x{size} grid has no box shape but 1x{size}: give the boxes")
+    return rows, size // rows
+
+
+def _line(number: int, text: str, symbols: str | None, box: tuple[int, int] | None) -> Sudoku:
+    size = math.isqrt(len(text))
+    if size * size != len(text) or size < 1:
+        raise InputError(
+            f"a line of {len(text)} symbols: a sudoku line holds N*N symbols "
+            "(81 for 9x9, 256 for 16x16)", token=text)
+    alphabet = symbols if symbols is not None else _infer_symbols(text, size)
+    if len(alphabet) != size:
+        raise InputError(f"{len(alphabet)} symbols {alphabet!r} for a {size}x{size} grid")
+    digit = {s: d for d, s in enumerate(alphabet, start=1)}
+    givens = []
+    for k, symbol in enumerate(text):
+        if symbol in digit:
+            givens.append(digit[symbol])
+        elif symbol in BLANKS:
+            givens.append(0)
+        else:
+            raise InputError(
+                f"unknown symbol {symbol!r} at position {k + 1} (row {k // size + 1}, "
+                f"column {k % size + 1}); the symbols are {alphabet!r} (see --symbols)",
+                token=symbol)
+    return Sudoku(size, _shape(size, box), tuple(givens), alphabet, "line", number)
+
+
+def _infer_symbols(text: str, size: int) -> str:
+    used = set(text) - {"."}
+    if "." not in text:
+        used.discard("0")  # no '.' at all: '0' is the blank
+    for alphabet in _ALPHABETS:
+        if len(alphabet) >= size and used <= set(alphabet[:size]):
+            return alphabet[:size]
+    # None fits: take the closest, so that the first unknown symbol is reported
+    # with its position.
+    candidates = [a[:size] for a in _ALPHABETS if len(a) >= size]
+    return max(candidates, key=lambda a: len(used & set(a)), default=_DIGITS[:size])
+
+
+def _grid(number: int, first: list[str], lines: Iterator[tuple[int, str]],
+          symbols: str | None, box: tuple[int, int] | None) -> Sudoku:
+    size = len(first)
+    rows = [first]
+    row_lines = [number]
+    for at, raw in lines:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        tokens = line.split()
+        if len(tokens) != size or not all(t.isdigit() for t in tokens):
+            raise InputError(f"row {len(rows) + 1} (line {at}) of the grid starting here is "
+                             f"{line!r}: expected {size} numbers", token=line)
+        rows.append(tokens)
+        row_lines.append(at)
+        if len(rows) == size:
+            break
+    else:
+        raise InputError(f"the grid has {len(rows)} rows, expected {size}")
+    givens = []
+    for r, row in enumerate(rows):
+        for c, token in enumerate(row):
+            if int(token) > size:
+                raise InputError(f"number {token} at row {r + 1}, column {c + 1} (line "
+                                 f"{row_lines[r]}) is over {size}", token=token)
+            givens.append(int(token))
+    alphabet = symbols if symbols is not None else _DIGITS[:size]
+    return Sudoku(size, _shape(size, box), tuple(givens), alphabet, "grid", number)
+
+
+# -- declaring -----------------------------------------------------------------------
+
+
+def declare(puzzle: Sudoku, form: str | None = None) -> ExactCover | Model:
+    """The puzzle as an exact cover (default) or as a model of all-different units."""
+    form = form or DEFAULT_FORM
+    if form == "exact-cover":
+        return declare_exact_cover(puzzle)
+    if form == "model":
+        return declare_model(puzzle)
+    raise InputError(f"unknown form {form!r} for sudoku; the forms are {', '.join(FORMS)}")
+
+
+def declare_exact_cover(puzzle: Sudoku) -> ExactCover:
+    """Items: cell (r, c) filled, row r / column c / box b has digit d.
+    Options: one per cell and digit (only the given digit in a given cell),
+    carrying `(r, c, d)`."""
+    n = puzzle.size
+    cells = range(n)
+    digits = range(1, n + 1)
+    xc = ExactCover(
+        [f"p{r},{c}" for r in cells for c in cells]
+        + [f"r{r}#{d}" for r in cells for d in digits]
+        + [f"c{c}#{d}" for c in cells for d in digits]
+        + [f"b{b}#{d}" for b in cells for d in digits],
+        name=f"sudoku {n}x{n}",
+    )
+    for r in cells:
+        for c in cells:
+            given = puzzle.givens[r * n + c]
+            b = puzzle.unit_of_box(r, c)
+            for d in (given,) if given else digits:
+                xc.add_option([f"p{r},{c}", f"r{r}#{d}", f"c{c}#{d}", f"b{b}#{d}"], (r, c, d))
+    return xc
+
+
+def declare_model(puzzle: Sudoku) -> Model:
+    """A variable `rRcC` (1-based) per cell, all different in every unit."""
+    n = puzzle.size
+    m = Model(f"sudoku {n}x{n}")
+    grid = [[m.var(_name(r, c), [g] if (g := puzzle.givens[r * n + c]) else range(1, n + 1))
+             for c in range(n)] for r in range(n)]
+    boxes: list[list[Any]] = [[] for _ in range(n)]
+    for r in range(n):
+        for c in range(n):
+            boxes[puzzle.unit_of_box(r, c)].append(grid[r][c])
+    for r in range(n):
+        m.add(AllDifferent(grid[r]))
+    for c in range(n):
+        m.add(AllDifferent([grid[r][c] for r in range(n)]))
+    for box in boxes:
+        m.add(AllDifferent(box))
+    return m
+
+
+def _name(r: int, c: int) -> str:
+    return f"r{r + 1}c{c + 1}"
+
+
+# -- answers -------------------------------------------------------------------------
+
+
+def decode(puzzle: Sudoku, solution: Sequence[int] | Mapping[Any, int],
+           problem: ExactCover | None = None) -> Answer:
+    """The solved grid from a solution of either declaration.
+
+    An exact-cover solution (option indices) needs its `problem` to read the
+    options' `(r, c, d)`; a model solution is a dict of cell values.
+    """
+    n = puzzle.size
+    if isinstance(solution, Mapping):
+        return tuple(solution[_name(r, c)] for r in range(n) for c in range(n))
+    if problem is None:
+        problem = declare_exact_cover(puzzle)
+    grid = [0] * (n * n)
+    for k in solution:
+        r, c, d = problem.data[k]
+        grid[r * n + c] = d
+    return tuple(grid)
+
+
+def format(puzzle: Sudoku, answer: Answer) -> str:  # noqa: A001 - the module's printer
+    """The solved grid in the puzzle's own notation.
+
+    >>> [p] = parse("12.4..1.2...4..1")
+    >>> format(p, (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1))
+    '1234341221434321'
+    """
+    if puzzle.layout == "grid":
+        n = puzzle.size
+        width = len(str(n))
+        return "\n".join(" ".join(str(answer[r * n + c]).rjust(width) for c in range(n))
+                         for r in range(n))
+    return "".join(puzzle.symbols[d - 1] if d else "." for d in answer)
+
+
+def format_puzzle(puzzle: Sudoku) -> str:
+    """The puzzle itself, written back in its notation (`parse` reads it again)."""
+    if puzzle.layout == "grid":
+        return format(puzzle, puzzle.givens)
+    return "".join(puzzle.symbols[d - 1] if d else "." for d in puzzle.givens)
+
+
+def answer_of(puzzle: Sudoku, text: str) -> Answer:
+    """Read a solved grid written in the puzzle's symbols (the inverse of `format`)."""
+    if puzzle.layout == "grid":
+        return tuple(int(t) for t in text.split())
+    digit = {s: d for d, s in enumerate(puzzle.symbols, start=1)}
+    try:
+        return tuple(digit[s] for s in text.strip())
+    except KeyError as err:
+        raise InputError(f"unknown symbol {err.args[0]!r} in answer") from None
+
+
+def encode(puzzle: Sudoku, answer: Answer, problem: ExactCover | Model) -> Any:
+    """The solution of `problem` (a declaration of `puzzle`) that spells `answer`:
+    a dict for a model, the sorted option indices for an exact cover."""
+    n = puzzle.size
+    if isinstance(problem, Model):
+        return {_name(r, c): answer[r * n + c] for r in range(n) for c in range(n)}
+    return tuple(sorted(k for k, (r, c, d) in enumerate(problem.data) if answer[r * n + c] == d))

@@ -1,0 +1,48 @@
+"""Shared test settings: the `--runslow` option and the `shared_data` fixture.
+
+- Tests marked `@pytest.mark.slow` are skipped unless pytest runs with
+  `--runslow` (it also raises the example counts of the hypothesis tests).
+- `shared_data` is the directory of puzzle data with known answers
+  (`../shared/data` beside the repository); a test that uses it is skipped
+  when it is absent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run the tests marked slow")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: long-running; run with --runslow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def runslow(request: pytest.FixtureRequest) -> bool:
+    """Whether `--runslow` was given (for tests that scale with it)."""
+    return bool(request.config.getoption("--runslow"))
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared puzzle data directory; skips the test when it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data not found at {SHARED_DATA}")
+    return SHARED_DATA

@@ -1,0 +1,131 @@
+"""Kakuro: both input formats, the model, and the shared data on every backend."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import csp
+from csp.errors import InputError
+from csp.problems import kakuro
+
+BACKENDS = csp.backends.available()
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "kakuro.txt"
+EXAMPLE_ANSWER = EXAMPLE.with_name("kakuro.answer.txt")
+
+
+def data(shared_data):
+    return json.loads((shared_data / "kakuro" / "kakuro.json").read_text())["puzzles"]
+
+
+def answer_of(entry):
+    """The data's solution rows ('#' = not white) as {cell: digit}."""
+    rows = entry["solution"] or entry["example_solution"]
+    return {(r, c): int(ch) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "#"}
+
+
+def answers(puzzle, backend, limit=None):
+    model = kakuro.declare(puzzle)
+    found = []
+    for solution in csp.solutions(model, backend, limit=limit):
+        assert not model.problems(solution)
+        found.append(kakuro.decode(puzzle, solution))
+    return found
+
+
+def test_algospot_sample_reads_and_round_trips():
+    [puzzle] = kakuro.parse(EXAMPLE.read_text())
+    shape = (puzzle.rows, puzzle.layout, len(puzzle.white), len(puzzle.hints))
+    assert shape == (8, "algospot", 36, 24)
+    assert kakuro.parse(kakuro.format_puzzle(puzzle)) == [puzzle]
+
+
+def test_grid_format_round_trips(shared_data):
+    for entry in data(shared_data):
+        [puzzle] = kakuro.parse("\n".join(entry["grid"]))
+        assert (puzzle.rows, puzzle.cols, puzzle.layout) == (entry["rows"], entry["cols"], "grid")
+        assert kakuro.format_puzzle(puzzle) == "\n".join(entry["grid"])
+
+
+def test_several_grids_separated_by_blank_lines(shared_data):
+    grids = ["\n".join(e["grid"]) for e in data(shared_data)]
+    assert len(kakuro.parse("\n\n".join(grids) + "\n")) == len(grids)
+
+
+def test_model_accepts_the_known_answers(shared_data):
+    for entry in data(shared_data):
+        [puzzle] = kakuro.parse("\n".join(entry["grid"]))
+        answer = answer_of(entry)
+        assert set(answer) == puzzle.white
+        assert kakuro.declare(puzzle).problems(kakuro.encode(puzzle, answer)) == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1\n2\n0 1\n1 1 1\n0\n", "line 4: case 1, row 2: expected 2 integers"),
+    ("1\n2\n0 0\n0 1\n1\n2 2 0 3\n", "line 6: hint at row 2, column 2 is on a white cell"),
+    ("1\n2\n0 0\n0 1\n1\n1 1 0 3\n", "line 6: hint at row 1, column 1: no white cell to its right"),
+    ("1\n2\n0 0\n0 1\n1\n2 1 0 x\n", "line 6: .*'x' is not an integer"),
+    ("# 4\\\n\\4 . .\n", "line 2: row 2 has 3 cells, the first row has 2"),
+    ("# 4\\ 3\\\n\\4 . x\n\\3 . .", r"line 2: row 2, column 3: 'x' is not '#'"),
+])
+def test_bad_input(text, message):
+    with pytest.raises(InputError, match=message):
+        kakuro.parse(text)
+
+
+def test_one_bad_grid_does_not_stop_the_others():
+    good = "# 4\\ 3\\\n\\4 . .\n\\3 . ."
+    items = list(kakuro.puzzles(f"{good}\n\n# 4\\\n\\4 . .\n\n{good}\n"))
+    assert [type(i).__name__ for i in items] == ["Kakuro", "InputError", "Kakuro"]
+    assert items[1].line == 6
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_algospot_sample_on_every_backend(backend):
+    [puzzle] = kakuro.parse(EXAMPLE.read_text())
+    if backend == "python-constraint":
+        pytest.skip("python-constraint takes minutes on the 8x8 sample")
+    [answer] = answers(puzzle, backend)
+    assert kakuro.format(puzzle, answer) == EXAMPLE_ANSWER.read_text().strip()
+
+
+def small(entry):
+    return entry["rows"] * entry["cols"] <= 36
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_shared_data_on_every_backend(shared_data, backend):
+    # bitmask and cpsat take every puzzle; dlx (through the sum tables of the
+    # lowering) and python-constraint take the small ones here, dlx the rest
+    # in the slow test below
+    everything = backend in ("bitmask", "cpsat")
+    for entry in data(shared_data):
+        if not (everything or small(entry)):
+            continue
+        [puzzle] = kakuro.parse("\n".join(entry["grid"]))
+        found = answers(puzzle, backend)
+        assert len(found) == entry["solution_count"], entry["name"]
+        if entry["solution"]:
+            assert found == [answer_of(entry)]
+        else:
+            assert answer_of(entry) in found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("dlx" not in BACKENDS, reason="dlx not available")
+def test_large_grids_on_dlx(shared_data):
+    for entry in data(shared_data):
+        # SumasCruzadas_94 does not finish in a minute through the lowering
+        if small(entry) or entry["name"] == "kuso_SumasCruzadas_94":
+            continue
+        [puzzle] = kakuro.parse("\n".join(entry["grid"]))
+        assert answers(puzzle, "dlx") == [answer_of(entry)], entry["name"]
+
+
+def test_output_has_zero_for_every_non_white_cell(shared_data):
+    entry = next(e for e in data(shared_data) if e["name"] == "cross_sums_4")
+    [puzzle] = kakuro.parse("\n".join(entry["grid"]))
+    lines = kakuro.format(puzzle, answer_of(entry)).splitlines()
+    assert lines == ["0 0 0 0", "0 1 3 2", "0 3 2 1", "0 2 1 3"]

@@ -1,0 +1,129 @@
+"""Polyomino tiling: the puzzle-box format (2-D and 1-D), rotations and reflections."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import csp
+from csp.errors import InputError
+from csp.problems import polyomino
+
+BACKENDS = csp.backends.available()
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def answers(puzzle, backend, limit=None):
+    xc = polyomino.declare(puzzle)
+    found = []
+    for solution in csp.solutions(xc, backend, limit=limit):
+        assert not xc.check(solution)
+        found.append(polyomino.format(puzzle, polyomino.decode(puzzle, solution, xc)))
+    return found
+
+
+def shared(shared_data):
+    data = json.loads((shared_data / "polyomino" / "answers.json").read_text())["answers"]
+    return {name: (shared_data / "polyomino" / entry["file"], entry)
+            for name, entry in data.items()}
+
+
+def test_problems_md_box_reads_dot_padded_pieces():
+    [puzzle] = polyomino.parse((EXAMPLES / "polyomino-box.txt").read_text())
+    assert (puzzle.free_cells, len(puzzle.pieces)) == (42, 9)
+    assert [len(p) for p in puzzle.pieces] == [5, 5, 5, 5, 5, 5, 4, 4, 4]
+    assert puzzle.pieces[1] == ((0, 0), (1, 0), (1, 1), (1, 2), (1, 3))  # '#/####'
+    again = polyomino.parse(polyomino.format_puzzle(puzzle))
+    assert again == [puzzle]
+
+
+def test_shared_files_round_trip(shared_data):
+    for path, _ in shared(shared_data).values():
+        text = path.read_text()
+        [puzzle] = polyomino.parse(text)
+        assert polyomino.format_puzzle(puzzle) == text
+
+
+def test_orientations():
+    f = ((0, 1), (0, 2), (1, 0), (1, 1), (2, 1))
+    assert len(polyomino.orientations(f)) == 4
+    assert len(polyomino.orientations(f, reflect=True)) == 8
+    assert len(polyomino.orientations(((0, 0), (0, 1), (1, 0), (1, 1)), reflect=True)) == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("#.#\n#x#\n\n#\n", r"line 2: map row 2, column 2: 'x' is neither"),
+    ("###\n#.\n\n#\n", "line 2: map row 2 has 2 cells, the first has 3: the map is not rect"),
+    ("#..#\n", "no pieces after the map"),
+    ("#..#\n\n#\n", "the pieces have 1 cells but the map has 2 free cells"),
+    ("#..#\n\n#*\n", r"line 3: piece a, column 2: '\*' is not"),
+])
+def test_bad_input(text, message):
+    with pytest.raises(InputError, match=message):
+        polyomino.parse(text)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_1d_puzzle_of_problems_md(backend):
+    [puzzle] = polyomino.parse((EXAMPLES / "polyomino-1d.txt").read_text())
+    assert answers(puzzle, backend) == ["#b#bccbbacca#aa#"]
+
+
+@pytest.mark.parametrize("backend", [b for b in BACKENDS if b != "python-constraint"])
+def test_problems_md_box_has_9_solutions(backend):
+    [puzzle] = polyomino.parse((EXAMPLES / "polyomino-box.txt").read_text())
+    found = answers(puzzle, backend)
+    assert len(set(found)) == len(found) == 9
+    # each answer is the map with every free cell lettered
+    for text in found:
+        assert all((ch == "#") == (old == "#") for ch, old in
+                   zip(text.replace("\n", ""), "".join(puzzle.board)))
+
+
+QUICK = {  # (file, reflect) -> backends that count it in seconds
+    ("onesided_tet_4x7", False): ("dlx", "bitmask", "cpsat"),
+    ("pent_3x20", False): ("dlx", "cpsat"),
+    ("pent_3x20", True): ("dlx",),
+    ("pent_8x8_hole", False): ("dlx",),
+    ("pent_4x15", False): ("dlx",),
+    ("pent_6x10", False): ("dlx",),
+    ("pent_8x8_hole", True): ("dlx",),
+}
+
+
+@pytest.mark.parametrize("name, reflect", list(QUICK))
+def test_shared_counts(shared_data, name, reflect):
+    path, entry = shared(shared_data)[name]
+    [puzzle] = polyomino.parse(path.read_text(), reflect=reflect)
+    expected = entry["count_with_reflections"] if reflect else entry["count_rotations_only"]
+    for backend in QUICK[(name, reflect)]:
+        if backend in BACKENDS:
+            assert csp.count(polyomino.declare(puzzle), backend).count == expected, backend
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["pent_4x15", "pent_6x10"])
+def test_shared_counts_with_reflections(shared_data, name):
+    path, entry = shared(shared_data)[name]
+    [puzzle] = polyomino.parse(path.read_text(), reflect=True)
+    assert csp.count(polyomino.declare(puzzle), "dlx").count == entry["count_with_reflections"]
+
+
+def test_distinct_up_to_board_symmetry_agrees(shared_data):
+    # the images of a tiling under the board's symmetries are tilings too:
+    # the classes of the raw answers are the published figure
+    path, entry = shared(shared_data)["pent_3x20"]
+    [puzzle] = polyomino.parse(path.read_text(), reflect=True)
+    found = set(answers(puzzle, "dlx"))
+    assert len(found) == entry["count_with_reflections"]
+
+    def images(text):
+        rows = text.splitlines()
+        flips = [rows, [r[::-1] for r in rows], rows[::-1], [r[::-1] for r in rows[::-1]]]
+        return frozenset("\n".join(f) for f in flips)
+
+    classes = {images(text) for text in found}
+    assert all(image in found for c in classes for image in c)
+    assert len(classes) == entry["distinct_up_to_board_symmetry"]

@@ -1,0 +1,111 @@
+"""Shikaku: the section-4 format, the exact cover, and the shared data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import csp
+from csp.errors import InputError
+from csp.problems import shikaku
+
+BACKENDS = csp.backends.available()
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def data(shared_data):
+    return json.loads((shared_data / "shikaku" / "shikaku.json").read_text())["puzzles"]
+
+
+def as_text(entry):
+    """The shared data's grid ('.' blank) in the format of section 4."""
+    rows = [row.split() for row in entry["grid"]]
+    body = "\n".join(" ".join("0" if t == "." else t for t in row) for row in rows)
+    return f"{len(rows[0])} {len(rows)}\n{body}"
+
+
+def answer_of(entry):
+    rows = entry.get("solution") or entry["example_solution"]
+    return {(r, c): int(k) for r, row in enumerate(rows) for c, k in enumerate(row.split())}
+
+
+def answers(puzzle, backend, limit=None):
+    xc = shikaku.declare(puzzle)
+    found = []
+    for solution in csp.solutions(xc, backend, limit=limit):
+        assert not xc.check(solution)
+        found.append(shikaku.decode(puzzle, solution, xc))
+    return found
+
+
+def test_sample_of_problems_md():
+    [puzzle] = shikaku.parse((EXAMPLES / "shikaku.txt").read_text())
+    [answer] = answers(puzzle, "dlx")
+    assert shikaku.format(puzzle, answer) == "2 4 4\n2 4 4"
+
+
+def test_columns_are_padded_to_the_widest_number():
+    [puzzle] = shikaku.parse("4 3\n0 0 0 0\n12 0 0 0\n0 0 0 0")
+    [answer] = answers(puzzle, "dlx")
+    assert shikaku.format(puzzle, answer).splitlines()[0] == "12 12 12 12"
+    [puzzle] = shikaku.parse("6 2\n10 0 0 0 0 0\n0 0 0 0 0 2")
+    [answer] = answers(puzzle, "dlx")
+    assert shikaku.format(puzzle, answer).splitlines() == ["10 10 10 10 10  2"] * 2
+
+
+def test_round_trip_and_several_puzzles_per_file(shared_data):
+    entries = data(shared_data)
+    puzzles = shikaku.parse("\n".join(as_text(e) for e in entries))
+    assert len(puzzles) == len(entries)
+    for puzzle in puzzles:
+        assert shikaku.parse(shikaku.format_puzzle(puzzle))[0].clues == puzzle.clues
+
+
+def test_exact_cover_accepts_the_known_answers(shared_data):
+    for entry in data(shared_data):
+        [puzzle] = shikaku.parse(as_text(entry))
+        xc = shikaku.declare(puzzle)
+        solution = shikaku.encode(puzzle, answer_of(entry), xc)
+        assert xc.check(solution) == [], entry["name"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("3 2\n2 0 0\n0 3 0", "line 1: the clues add up to 5 but the 3x2 grid has 6 cells"),
+    ("3 2\n2 0\n0 4 0", "line 2: row 1 has 2 numbers, expected 3"),
+    ("3 2\n2 0 0\n0 -4 0", "line 3: row 2, column 2: '-4' is not a clue"),
+    ("3 x\n", "line 1: expected a size line 'w h'"),
+    ("3 2\n2 0 0\n", "line 1: the input ends after 1 of the 2 rows"),
+])
+def test_bad_input(text, message):
+    with pytest.raises(InputError, match=message):
+        shikaku.parse(text)
+
+
+def test_one_bad_puzzle_does_not_stop_the_others():
+    items = list(shikaku.puzzles("3 2\n2 0 0\n0 3 0\n3 2\n2 0 0\n0 4 0\n"))
+    assert [type(i).__name__ for i in items] == ["InputError", "Shikaku"]
+
+
+@pytest.mark.parametrize("backend", [b for b in ("dlx", "cpsat") if b in BACKENDS])
+def test_shared_data_counts_and_answers(shared_data, backend):
+    # dlx: all 298 puzzles; cpsat (enumerating to prove uniqueness): those up to 10x10
+    for entry in data(shared_data):
+        if backend != "dlx" and entry["rows"] * entry["cols"] > 100:
+            continue
+        [puzzle] = shikaku.parse(as_text(entry))
+        found = answers(puzzle, backend)
+        assert len(found) == entry["solution_count"], entry["name"]
+        assert answer_of(entry) in found
+
+
+@pytest.mark.parametrize("backend", [b for b in ("bitmask", "python-constraint") if b in BACKENDS])
+def test_small_shared_puzzles_on_the_other_backends(shared_data, backend):
+    limit = 49 if backend == "python-constraint" else 100
+    for entry in data(shared_data):
+        if entry["rows"] * entry["cols"] <= limit:
+            [puzzle] = shikaku.parse(as_text(entry))
+            found = answers(puzzle, backend)
+            assert len(found) == entry["solution_count"], entry["name"]
+            assert answer_of(entry) in found
