@@ -17,11 +17,13 @@ Two forms of problem:
 from csp import backends
 from csp.backends.base import Search
 from csp.constraints import AllDifferent, Compare, Constraint, Linear, Relation, Sum, Table
+from csp.crosscheck import CrosscheckReport, crosscheck
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
 from csp.model import Model, Variable
 from csp.result import Result, Stats, Status
 from csp.solve import count, solutions, solve
+from csp.symmetry import Group
 
 __version__ = "0.1.0"
 
@@ -30,7 +32,9 @@ __all__ = [
     "BackendUnavailable",
     "Compare",
     "Constraint",
+    "CrosscheckReport",
     "ExactCover",
+    "Group",
     "InputError",
     "Linear",
     "Model",
@@ -44,6 +48,7 @@ __all__ = [
     "Variable",
     "backends",
     "count",
+    "crosscheck",
     "solutions",
     "solve",
 ]

@@ -17,11 +17,14 @@ declared (sorted option indices for an `ExactCover`, a dict for a `Model`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from csp import backends
 from csp.backends.base import Progress, Search
 from csp.result import Result
+
+if TYPE_CHECKING:
+    from csp.symmetry import Group
 
 Problem = Any  # an ExactCover or a Model
 
@@ -33,12 +36,22 @@ def solutions(
     limit: int | None = None,
     time_limit: float | None = None,
     progress: Progress | None = None,
+    up_to_symmetry: bool | Group = False,
+    symmetry: Group | None = None,
 ) -> Search:
     """A lazy iterator of the solutions of `problem`.
 
     The returned `Search` also carries `.status` (None until the iteration
-    ends) and `.stats`.
+    ends) and `.stats`. With `up_to_symmetry` (a `csp.symmetry.Group`, or True
+    with the group given as `symmetry=`) only the canonical solution of each
+    class of equivalent ones is listed; see `csp.symmetry`.
     """
+    group = _group(problem, up_to_symmetry, symmetry)
+    if group is not None:
+        from csp import symmetry as sym
+
+        return sym.solutions(problem, group, backend, limit=limit, time_limit=time_limit,
+                             progress=progress)
     chosen, lowered, decode = _prepare(problem, backend)
     search = chosen.solutions(lowered, limit=limit, time_limit=time_limit, progress=progress)
     return search if decode is None else _Decoded(search, decode)
@@ -50,8 +63,20 @@ def count(
     *,
     time_limit: float | None = None,
     progress: Progress | None = None,
+    up_to_symmetry: bool | Group = False,
+    symmetry: Group | None = None,
 ) -> Result:
-    """Count the solutions of `problem` without materialising them."""
+    """Count the solutions of `problem` without materialising them.
+
+    With `up_to_symmetry` (a `csp.symmetry.Group`, or True with the group given
+    as `symmetry=`) each class of equivalent solutions is counted once;
+    `stats.extra["raw_solutions"]` says how many solutions the search met.
+    """
+    group = _group(problem, up_to_symmetry, symmetry)
+    if group is not None:
+        from csp import symmetry as sym
+
+        return sym.count(problem, group, backend, time_limit=time_limit, progress=progress)
     chosen, lowered, _ = _prepare(problem, backend)
     return chosen.count(lowered, time_limit=time_limit, progress=progress)
 
@@ -66,6 +91,22 @@ def solve(
     """The first solution (`.solution`, None if there is none) in a `Result`."""
     search = solutions(problem, backend, limit=1, time_limit=time_limit, progress=progress)
     return search.result()
+
+
+def _group(problem: Problem, up_to_symmetry: bool | Group, symmetry: Group | None
+           ) -> Group | None:
+    from csp.errors import InputError
+    from csp.symmetry import Group
+
+    if isinstance(up_to_symmetry, Group):
+        if symmetry is not None and symmetry is not up_to_symmetry:
+            raise InputError("two symmetry groups given: up_to_symmetry= and symmetry=")
+        return up_to_symmetry
+    if not up_to_symmetry:
+        return None
+    if symmetry is None:
+        raise InputError("up_to_symmetry=True needs the group: pass symmetry=Group(...)")
+    return symmetry
 
 
 def resolve_backend(problem: Problem, backend: str = "auto") -> str:
