@@ -1,0 +1,147 @@
+"""`csp bench` end to end on a tiny suite: runner, count checks, writers, compare.
+
+No timing thresholds: only that runs happen, counts are checked (a wrong one
+is a failure, loudly), and the reports hold what they should.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import replace
+
+import pytest
+
+from csp import ExactCover
+from csp.bench import instances, report, runner, solvers
+from csp.cli import main
+
+
+def _tiny() -> list[instances.Instance]:
+    return instances.suite("tiny")
+
+
+@pytest.fixture(scope="module")
+def bench() -> runner.BenchRun:
+    return runner.run(_tiny(), [solvers.by_name("dlx")], suite="tiny", repeat=2,
+                      isolate=False, startup_costs=False, command="test")
+
+
+def test_runner_checks_every_count(bench: runner.BenchRun) -> None:
+    rows = runner.summarise(bench.records)
+    assert {(r["instance"], r["status"], r["count"]) for r in rows} == {
+        ("queens-6", "ok", 4), ("word-square-3x3-20words", "ok", 74)}
+    phases = [r["phase"] for r in bench.records if r["instance"] == "queens-6"]
+    assert phases == ["first", "warm", "warm"]
+    assert all(r["nodes"] > 0 for r in bench.records)
+    assert not bench.failures
+
+
+def test_a_wrong_count_is_a_failure() -> None:
+    wrong = replace(instances.queens(6), expected=(5,))
+    records = runner.measure(solvers.by_name("dlx"), wrong, repeat=1)
+    assert [r["status"] for r in records] == ["WRONG"]  # no warm runs after a failure
+    assert "counted 4, known answer 5" in records[0]["note"]
+    bench = runner.BenchRun("t", "test", records=records)
+    assert bench.failures
+    text = report.markdown(bench)
+    assert "## FAILURES" in text and "**WRONG**" in text
+    assert "FAILURE: WRONG: dlx on queens-6" in report.failures_text(records)
+
+
+def test_collections_are_checked_puzzle_by_puzzle() -> None:
+    [q4] = instances.queens(4).problems("exact-cover")
+    [q6] = instances.queens(6).problems("exact-cover")
+    both = instances.Instance("pair", "queens", ("exact-cover",), (3, 4),
+                              lambda form: [q4, q6])
+    [first] = runner.measure(solvers.by_name("dlx"), both, repeat=0)
+    assert first["status"] == "WRONG" and "puzzle 0: counted 2, known answer 3" in first["note"]
+
+
+def test_a_peer_that_cannot_express_colours_is_noted_not_failed() -> None:
+    xc = ExactCover(["a"], ["x"])
+    xc.add_option(["a", ("x", "red")])
+    inst = instances.Instance("coloured", "t", ("exact-cover",), (1,), lambda form: [xc])
+    solver = solvers.ExactCoverSolver()
+    if solver.unavailable():
+        pytest.skip(solver.unavailable())
+    [record] = runner.measure(solver, inst)
+    assert record["status"] == "cannot express"
+
+
+@pytest.mark.parametrize("name", ["xcover", "miniexact", "exact-cover"])
+def test_peers_agree_on_secondary_items(name: str) -> None:
+    solver = solvers.by_name(name)
+    if solver.unavailable():
+        pytest.skip(solver.unavailable())
+    records = runner.measure(solver, instances.queens(6), repeat=1)
+    assert [r["status"] for r in records] == ["ok", "ok"]
+
+
+def test_writers(bench: runner.BenchRun, tmp_path) -> None:
+    written = report.write_all(bench, tmp_path)
+    names = {p.name for p in written}
+    assert {"bench.md", "bench.csv", "bench.json"} <= names
+    text = (tmp_path / "bench.md").read_text()
+    assert "| queens-6 |" in text and "nproc" not in text and "cores" in text
+    with open(tmp_path / "bench.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == len(bench.records)
+    assert {row["status"] for row in rows} == {"ok"}
+    assert json.loads(rows[0]["parameters"])["time_limit"] == 60.0
+    data = json.loads((tmp_path / "bench.json").read_text())
+    assert data["machine"]["nproc"] >= 1 and data["machine"]["python"]
+    assert len(data["records"]) == len(bench.records)
+    assert {row["instance"] for row in data["summary"]} == {"queens-6",
+                                                           "word-square-3x3-20words"}
+
+
+def test_compare(bench: runner.BenchRun, tmp_path) -> None:
+    old = bench.to_dict()
+    new = json.loads(json.dumps(old))
+    for row in new["summary"]:
+        row["median"] *= 3 if row["instance"] == "queens-6" else 1
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    (tmp_path / "new.json").write_text(json.dumps(new))
+    text = report.compare(report.load(tmp_path / "old.json"), report.load(tmp_path / "new.json"))
+    assert "| queens-6 | dlx |" in text and "slower" in text
+    assert "0 faster, 1 slower, 1 about the same" in text
+
+
+def test_command_compare(bench: runner.BenchRun, tmp_path, capsys) -> None:
+    path = tmp_path / "run.json"
+    report.write_json(bench, path)
+    assert main(["bench", "--compare", str(path), str(path)]) == 0
+    assert "2 about the same" in capsys.readouterr().out
+    assert main(["bench", "--compare", str(path), str(tmp_path / "absent.json")]) == 2
+
+
+def test_command_runs_a_suite_in_workers(tmp_path, capsys) -> None:
+    """The real path: worker processes, reports written, exit status 0."""
+    code = main(["bench", "--suite", "tiny", "--backends", "dlx", "--repeat", "1",
+                 "--no-startup", "--only", "queens-6", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "| queens-6 |" in out
+    data = json.loads((tmp_path / "bench.json").read_text())
+    assert [r["status"] for r in data["records"]] == ["ok", "ok"]
+
+
+def test_word_list_is_deterministic() -> None:
+    words = instances.word_list(3, "abcd", 96)
+    assert len(words) == 20 and words == sorted(words)
+    assert words == instances.word_list(3, "abcd", 96)
+
+
+def test_suites_build_where_the_data_is(shared_data) -> None:
+    skipped: list[tuple[str, str]] = []
+    quick = instances.suite("quick", skipped)
+    assert {"queens-8", "sudoku-38-solutions", "pentominoes-3x20"} <= {i.name for i in quick}
+    for inst in quick:
+        assert all(count >= 0 for count in inst.expected)
+
+
+def test_png_chart(bench: runner.BenchRun, tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    assert report.write_png(bench, tmp_path / "bench.png")
+    assert (tmp_path / "bench.png").read_bytes()[:4] == b"\x89PNG"
