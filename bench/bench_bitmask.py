@@ -20,12 +20,12 @@ import json
 import os
 import platform
 import time
-from pathlib import Path
 
 import csp
+from csp.bench.instances import data_dir
 from csp.problems import kakuro, sudoku
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = data_dir()
 BACKENDS = ("bitmask", "dlx", "cpsat", "python-constraint")
 SLOW = {"python-constraint"}  # gets a per-puzzle time limit and a smaller sample
 

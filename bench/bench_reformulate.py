@@ -20,14 +20,14 @@ import argparse
 import json
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import csp
+from csp.bench.instances import data_dir
 from csp.problems import polyomino, sudoku
 from csp.reformulate import exact_cover_to_model, model_to_exact_cover
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = data_dir()
 
 
 def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:

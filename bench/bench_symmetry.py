@@ -18,12 +18,12 @@ import os
 import platform
 import sys
 import time
-from pathlib import Path
 
 from csp import symmetry as sym
+from csp.bench.instances import data_dir
 from csp.problems import lattice, polyomino, queens
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = data_dir()
 
 
 def cases(skip_slow: bool):

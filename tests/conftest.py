@@ -2,18 +2,19 @@
 
 - Tests marked `@pytest.mark.slow` are skipped unless pytest runs with
   `--runslow` (it also raises the example counts of the hypothesis tests).
-- `shared_data` is the directory of puzzle data with known answers
-  (`../shared/data` beside the repository); a test that uses it is skipped
-  when it is absent.
+- `shared_data` is the directory of puzzle data with known answers: the copy
+  of `../shared/data` committed in `tests/data` (so that a clean checkout
+  tests on real data), or the directory named by `$CSP_DATA`.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("CSP_DATA") or Path(__file__).resolve().parent / "data")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,7 +43,7 @@ def runslow(request: pytest.FixtureRequest) -> bool:
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """The shared puzzle data directory; skips the test when it is absent."""
+    """The puzzle data directory (missing data is an error, never a silent skip)."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"shared data not found at {SHARED_DATA}")
+        raise FileNotFoundError(f"puzzle data not found at {SHARED_DATA} (set CSP_DATA)")
     return SHARED_DATA

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -158,14 +157,11 @@ def test_kakuro_collection(shared_data: Path) -> None:
 
 
 def test_kakuro_problems_md_sample() -> None:
-    problems = Path(__file__).resolve().parents[2] / "shared" / "PROBLEMS.md"
-    if not problems.is_file():
-        pytest.skip("PROBLEMS.md not found")
-    section = problems.read_text().split("## 3. Kakuro")[1]
-    sample, answer = re.findall(r"```\n(.*?)```", section, re.S)[1:3]
-    [puzzle] = kakuro.parse(sample)
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    [puzzle] = kakuro.parse((examples / "kakuro.txt").read_text())  # PROBLEMS.md's sample
     model = kakuro.declare(puzzle)
     [only] = BITMASK.solutions(model)
+    answer = (examples / "kakuro.answer.txt").read_text()
     assert kakuro.format(puzzle, kakuro.decode(puzzle, only)) == answer.strip()
 
 

@@ -81,11 +81,17 @@ class Instance:
 
 
 def data_dir() -> Path:
-    """The shared puzzle data: `$CSP_DATA`, else `../shared/data` beside the checkout."""
+    """The puzzle data with known answers.
+
+    `$CSP_DATA` if set, else `../shared/data` beside the checkout, else the copy
+    the tests carry in `tests/data` (a source checkout has at least that one).
+    """
     env = os.environ.get("CSP_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[3] / "shared" / "data"
+    checkout = Path(__file__).resolve().parents[2]
+    shared = checkout.parent / "shared" / "data"
+    return shared if shared.is_dir() else checkout / "tests" / "data"
 
 
 def _read(relative: str) -> str:
