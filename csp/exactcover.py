@@ -29,8 +29,9 @@ decode a solution.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -156,13 +157,23 @@ class ExactCover:
             codes.append(code)
             colours.append(0 if colour is None else self._colour_code(colour))
         if not any(code < n_primary for code in codes):
-            raise InputError("an option must cover at least one primary item")
+            shown = self._shown(codes, colours)
+            raise InputError(f"an option must cover at least one primary item: {shown!r} "
+                             "has only secondary items", token=shown)
         self._items.extend(codes)
         self._colours.extend(colours)
         self._start.append(len(self._items))
         self.data.append(data)
         self._arrays = None
         return len(self._start) - 2
+
+    def _shown(self, codes: list[int], colours: list[int]) -> str:
+        """An option as it reads in Knuth's format, for a message (cut if long)."""
+        shown = " ".join(
+            str(self.items_name(code)) + (f":{self.colours[c - 1]}" if c else "")
+            for code, c in zip(codes, colours)
+        )
+        return shown if len(shown) <= 80 else shown[:77] + "..."
 
     def _colour_code(self, colour: Hashable) -> int:
         code = self._colour_index.get(colour)
@@ -192,8 +203,8 @@ class ExactCover:
 
     def option_text(self, k: int) -> str:
         """Option `k` as a line of Knuth's format, e.g. ``'a x:0'``."""
-        return " ".join(
-            _token(name) if colour is None else f"{_token(name)}:{_token(colour)}"
+        return _line(
+            _name_token(name) if colour is None else f"{_name_token(name)}:{_colour_token(colour)}"
             for name, colour in self.option(k)
         )
 
@@ -267,6 +278,7 @@ class ExactCover:
         'b x:0'
         """
         xc: ExactCover | None = None
+        text = text.removeprefix(BOM)  # an editor's byte-order mark is not part of an item
         for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("|"):
@@ -278,6 +290,7 @@ class ExactCover:
                     continue
                 entries: list[Item] = []
                 for token in tokens:
+                    # A name has no ':', so the first one ends it; a colour may hold more.
                     name, colon, colour = token.partition(":")
                     if colon and (not name or not colour):
                         raise InputError(f"malformed item {token!r}", token=token)
@@ -301,6 +314,10 @@ class ExactCover:
         for token in primary + secondary:
             if ":" in token:
                 raise InputError(f"item name {token!r} may not contain ':'", token=token)
+            if token.startswith(BOM):
+                # Written first in a file, it would be dropped as a byte-order mark.
+                raise InputError(f"item name {token!r} starts with a byte-order mark (U+FEFF)",
+                                 token=token)
         if not primary:
             raise InputError("no primary items in the item line")
         return cls(primary, secondary, name=os.path.basename(source) if source else None)
@@ -309,12 +326,7 @@ class ExactCover:
     def read(cls, path: str | os.PathLike[str]) -> ExactCover:
         """Read a file in Knuth's format (see `from_text`)."""
         path = os.fspath(path)
-        try:
-            with open(path, "rb") as handle:
-                raw = handle.read()
-        except OSError as err:
-            raise InputError(f"cannot read {path}: {err.strerror}", source=path) from None
-        return cls.from_text(decode_text(raw, path), source=path)
+        return cls.from_text(read_text_file(path), source=path)
 
     def to_text(self) -> str:
         """This problem in Knuth's format (items and colours written with `str`).
@@ -323,23 +335,76 @@ class ExactCover:
         >>> ExactCover.from_text(text).to_text() == text
         True
         """
-        head = " ".join(_token(name) for name in self.primary)
+        head = _line(_name_token(name) for name in self.primary)
         if self.secondary:
-            head += " | " + " ".join(_token(name) for name in self.secondary)
+            head += " | " + " ".join(_name_token(name) for name in self.secondary)
         lines = [head] + [self.option_text(k) for k in range(self.n_options)]
         return "\n".join(lines) + "\n"
 
     def write(self, path: str | os.PathLike[str]) -> None:
+        text = self.to_text()  # first, so that an unwritable name leaves no half-written file
         with open(path, "w", encoding="utf-8") as handle:
-            handle.write(self.to_text())
+            handle.write(text)
+
+
+BOM = "\ufeff"
+"""The byte-order mark some editors put at the start of a UTF-8 file."""
+
+MAX_INPUT_BYTES = 1 << 30
+"""The most a reader takes in (1 GiB): far more than any problem that fits in
+memory once declared, and a clear error, not an endless read, on a stream
+without end such as `yes |`."""
+
+_CHUNK = 1 << 20
+
+
+def read_text_file(path: str) -> str:
+    """The text of the file `path`, read as `decode_text` says.
+
+    Regular files, pipes (`<(...)`, FIFOs), sockets and terminals are read; a
+    device such as `/dev/zero` is refused before it is read, since it may never end.
+    """
+    try:
+        with open(path, "rb") as handle:
+            _check_readable_kind(handle.fileno(), path)
+            raw = read_bounded(handle, path)
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror}", source=path) from None
+    return decode_text(raw, path)
+
+
+def _check_readable_kind(fd: int, path: str) -> None:
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd):
+        return
+    raise InputError(f"cannot read {path}: not a regular file or a pipe", source=path)
+
+
+def read_bounded(stream: BinaryIO, source: str) -> bytes:
+    """All of a binary stream, in chunks, refusing a binary or an oversized input
+    as soon as it shows (so that `cat /dev/zero |` fails at once, not out of memory)."""
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := stream.read(_CHUNK):
+        if b"\0" in chunk:
+            raise InputError("this is a binary file, not text", source=source)
+        size += len(chunk)
+        if size > MAX_INPUT_BYTES:
+            raise InputError(f"the input is larger than {MAX_INPUT_BYTES >> 20} MiB",
+                             source=source)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def decode_text(raw: bytes, source: str) -> str:
-    """Bytes of a text file as str; a binary or non-UTF-8 file is an `InputError`."""
+    """Bytes of a text file as str; a binary or non-UTF-8 file is an `InputError`.
+
+    A leading byte-order mark is dropped (`utf-8-sig`): it is not part of the text.
+    """
     if b"\0" in raw:
         raise InputError("this is a binary file, not text", source=source)
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise InputError(f"not UTF-8 text (byte {err.start})", source=source) from None
 
@@ -356,12 +421,35 @@ def _show(name: object) -> str:
     return repr(name) if not isinstance(name, str) else name
 
 
-def _token(value: object) -> str:
-    text = str(value)
-    if not text or any(ch.isspace() for ch in text) or ":" in text or text == "|":
-        raise InputError(f"{value!r} cannot be written as a token of Knuth's format",
-                         token=value)
+def _name_token(name: object) -> str:
+    """An item name as a token: no space, no ':' (a token splits at its first ':'),
+    no leading byte-order mark (a reader drops one at the start of a file)."""
+    text = str(name)
+    if not text or _has_space(text) or ":" in text or text == "|" or text.startswith(BOM):
+        raise InputError(f"item name {name!r} cannot be written as a token of Knuth's format",
+                         token=name)
     return text
+
+
+def _colour_token(colour: object) -> str:
+    """A colour as the part of a token after the first ':', which may hold more ':'."""
+    text = str(colour)
+    if not text or _has_space(text):
+        raise InputError(f"colour {colour!r} cannot be written in Knuth's format", token=colour)
+    return text
+
+
+def _has_space(text: str) -> bool:
+    return any(ch.isspace() for ch in text)
+
+
+def _line(tokens: Iterable[str]) -> str:
+    line = " ".join(tokens)
+    if line.startswith("|"):
+        # Such a line would read back as a comment.
+        raise InputError(f"a line of Knuth's format may not start with '|': {line[:60]!r}",
+                         token=line.split()[0])
+    return line
 
 
 def solution_options(xc: ExactCover, solution: Sequence[int]) -> list[str]:

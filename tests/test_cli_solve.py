@@ -141,3 +141,103 @@ def test_lattice_prints_the_number_of_classes(capsys, monkeypatch):
     code, out, _ = run(capsys, "solve", "lattice", "-", stdin=lattice.SAMPLE,
                        monkeypatch=monkeypatch)
     assert (code, out) == (0, "40\n6\n")
+
+
+@pytest.mark.parametrize("kind", ["sudoku", "kakuro", "shikaku", "queens", "lattice"])
+@pytest.mark.parametrize("content", ["", "\n\n   \n"])
+def test_no_puzzle_in_the_input_is_an_error(capsys, tmp_path, kind, content):
+    path = tmp_path / "empty.txt"
+    path.write_text(content)
+    code, out, err = run(capsys, "solve", kind, str(path))
+    assert (code, out) == (2, "")
+    assert f"{path}: no puzzle in the input" in err
+
+
+@pytest.mark.parametrize("kind", ["sudoku", "shikaku", "queens"])
+def test_only_comments_is_no_puzzle(capsys, monkeypatch, kind):
+    code, out, err = run(capsys, "solve", kind, "-", stdin="# a comment\n\n",
+                         monkeypatch=monkeypatch)
+    assert (code, out) == (2, "")
+    assert "<stdin>: no puzzle in the input" in err
+
+
+def test_json_with_stats_stays_one_object_per_line(capsys):
+    code, out, _ = run(capsys, "solve", "sudoku", str(EXAMPLES / "sudoku.txt"), "--json",
+                       "--stats")
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    *puzzles, last = records
+    assert puzzles and all(record["count"] == 1 for record in puzzles)
+    assert last["summary"]["puzzles"] == len(puzzles)
+    assert last["summary"]["solved"] == len(puzzles) and last["summary"]["bad"] == 0
+
+
+def test_an_infinite_time_limit(capsys):
+    code, out, _ = run(capsys, "solve", "queens", "8", "--count", "--time-limit", "inf")
+    assert (code, out) == (0, "92\n")
+
+
+def test_a_byte_order_mark_is_ignored(capsys, monkeypatch):
+    puzzle = (EXAMPLES / "sudoku.txt").read_text().splitlines()[-1]
+    code, out, err = run(capsys, "solve", "sudoku", "-", stdin="\ufeff" + puzzle,
+                         monkeypatch=monkeypatch)
+    assert code == 0 and out.startswith("4173") and err == ""
+
+
+def interrupt_formatting(monkeypatch, call: int) -> None:
+    """Ctrl-C while the `call`-th solution of queens is formatted for printing."""
+    from csp.problems import queens
+
+    real = queens.format
+    calls = 0
+
+    def format_or_interrupt(*args):
+        nonlocal calls
+        calls += 1
+        if calls == call:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(queens, "format", format_or_interrupt)
+
+
+def test_ctrl_c_while_printing_ends_as_interrupted(capsys, monkeypatch):
+    interrupt_formatting(monkeypatch, 3)
+    code, out, _ = run(capsys, "solve", "queens", "8", "--all", "--stats")
+    assert code == 130
+    first, second, counted, summary = out.splitlines()
+    assert counted == "2 solutions (INTERRUPTED)"
+    assert summary.startswith("puzzles=1 solved=1 bad=0 ")
+
+
+def test_ctrl_c_while_listing_with_json_keeps_the_solutions(capsys, monkeypatch):
+    interrupt_formatting(monkeypatch, 4)
+    code, out, _ = run(capsys, "solve", "queens", "8", "--all", "--json", "--stats")
+    assert code == 130
+    record, summary = (json.loads(line) for line in out.splitlines())
+    assert (record["count"], record["status"]) == (3, "INTERRUPTED")
+    assert len(record["solutions"]) == 3
+    assert summary["summary"]["puzzles"] == 1
+
+
+def test_ctrl_c_with_json_prints_the_record_and_the_summary():
+    import os
+    import signal
+    import subprocess
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "csp.cli", "solve", "queens", "16", "--all", "--json", "--stats",
+         "--time-limit", "120"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    time.sleep(5)  # import, JIT or cache load, then some solutions listed
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    record, summary = (json.loads(line) for line in out.splitlines())
+    assert record["status"] == "INTERRUPTED"
+    assert record["count"] == len(record["solutions"]) > 0
+    assert summary["summary"]["solutions"] == record["count"]
+    assert "Traceback" not in err

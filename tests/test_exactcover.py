@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from csp import ExactCover, InputError
 
@@ -68,7 +70,8 @@ def test_checker():
         ("a b\na z\n", 2, "unknown item z"),
         ("a b\na a\n", 2, "item a twice"),
         ("a b | x\na:1 x\n", 2, "colour '1' on primary item a"),
-        ("a b | x\nx\n", 2, "at least one primary item"),
+        ("a b | x\nx\n", 2, "at least one primary item: 'x' has only secondary items"),
+        ("a b | x y\ny x:0\n", 2, "at least one primary item: 'y x:0'"),
         ("a b a\n", 1, "duplicate item name 'a'"),
         ("a | x | y\n", 1, "more than one '|'"),
         ("| x\n", None, "no items"),
@@ -76,6 +79,7 @@ def test_checker():
         ("a b | x\na x:\n", 2, "malformed item 'x:'"),
         ("| comment\n| x\n", None, "no items"),
         ("a:b c\n", 1, "may not contain ':'"),
+        ("a \ufeffb\n", 1, "starts with a byte-order mark"),
         ("| y\n| x\n", None, "no items"),
         ("| nothing but secondary\n| x y\n", None, "no items"),
     ],
@@ -122,3 +126,78 @@ def test_unwritable_names_are_refused_by_to_text():
     xc.add_option(["a b"])
     with pytest.raises(InputError, match="cannot be written"):
         xc.to_text()
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_item(tmp_path):
+    xc = ExactCover.from_text("\ufeffa b | x\na x:0\nb x:0\n")
+    assert xc.primary == ["a", "b"]
+    path = tmp_path / "bom.xc"
+    path.write_bytes(b"\xef\xbb\xbfa b\na\nb\n")
+    assert ExactCover.read(path).primary == ["a", "b"]
+
+
+@pytest.mark.parametrize("colour", ["b:c", ":", "a::b", "|", "x|y"])
+def test_colours_read_are_written_back(colour):
+    # An item token splits at its first ':', so a colour may hold more of them.
+    text = f"a b | x\na x:{colour}\nb x:{colour}\n"
+    xc = ExactCover.from_text(text)
+    assert xc.option(0) == [("a", None), ("x", colour)]
+    assert xc.to_text() == text
+    again = ExactCover.from_text(xc.to_text())
+    assert again.option(1) == xc.option(1) and again.colours == [colour]
+
+
+@pytest.mark.parametrize(
+    ("primary", "option", "words"),
+    [
+        (["a b"], ["a b"], "item name 'a b' cannot be written"),
+        (["a:b"], ["a:b"], "item name 'a:b' cannot be written"),
+        (["|"], ["|"], "item name '|' cannot be written"),
+        (["|a"], ["|a"], "may not start with '|'"),  # it would read back as a comment
+        (["\ufeffa"], ["\ufeffa"], "cannot be written"),  # it would read back as a BOM
+        (["a"], ["a", ("x", "light red")], "colour 'light red' cannot be written"),
+        (["a"], ["a", ("x", "")], "colour '' cannot be written"),
+    ],
+)
+def test_unwritable_tokens_are_named(primary, option, words):
+    xc = ExactCover(primary, ["x"])
+    xc.add_option(option)  # any hashable may be declared; only writing needs tokens
+    with pytest.raises(InputError, match=words):
+        xc.to_text()
+
+
+def test_write_leaves_no_half_written_file(tmp_path):
+    xc = ExactCover(["a"], ["x"])
+    xc.add_option(["a", ("x", "two words")])
+    path = tmp_path / "out.xc"
+    with pytest.raises(InputError, match="cannot be written"):
+        xc.write(path)
+    assert not path.exists()
+
+
+def test_read_refuses_a_device():
+    import os
+
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    with pytest.raises(InputError, match="not a regular file or a pipe"):
+        ExactCover.read("/dev/zero")
+
+
+# Characters that stress the format: separators, colons, bars, non-ASCII.
+_CHARS = st.sampled_from(list("ab:|x\u00e9\u4e2d") + [" ", "\t", "\u00a0", "\ufeff"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(_CHARS, max_size=12), min_size=1, max_size=6))
+def test_whatever_is_read_is_written_back(lines):
+    # read -> write -> read is the identity on every input the reader accepts
+    text = "\n".join(lines)
+    try:
+        xc = ExactCover.from_text(text)
+    except InputError:
+        return
+    again = ExactCover.from_text(xc.to_text())
+    assert (again.primary, again.secondary) == (xc.primary, xc.secondary)
+    assert [again.option(k) for k in range(again.n_options)] == \
+        [xc.option(k) for k in range(xc.n_options)]

@@ -12,6 +12,7 @@ two operations:
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -45,6 +46,24 @@ class Backend(Protocol):
         time_limit: float | None = None,
         progress: Progress | None = None,
     ) -> Result: ...
+
+
+def check_time_limit(time_limit: float | None) -> float | None:
+    """`time_limit` as the drivers use it: None for no limit (so is infinity).
+
+    A negative or NaN limit is refused with a ValueError naming it, rather than
+    failing later inside the search or, for NaN, never expiring.
+
+    >>> check_time_limit(float("inf")) is None
+    True
+    """
+    if time_limit is None:
+        return None
+    if math.isnan(time_limit):
+        raise ValueError("time_limit must be a number of seconds >= 0, not nan")
+    if time_limit < 0:
+        raise ValueError(f"time_limit must be >= 0, not {time_limit}")
+    return None if math.isinf(time_limit) else float(time_limit)
 
 
 class Search(Iterator[Any]):
@@ -101,6 +120,12 @@ class SlicedSearch(Search):
 
     SLICE_SECONDS = 0.05
     PROGRESS_SECONDS = 0.2
+    FIRST_BUDGET = 16
+    """Nodes of the first slice: small, since a node may cost milliseconds (a
+    large table to propagate); `_tune` grows it within a few slices when nodes
+    are cheap."""
+    MAX_BUDGET = 1 << 30
+    MAX_GROWTH = 8
 
     def __init__(
         self,
@@ -112,12 +137,13 @@ class SlicedSearch(Search):
         super().__init__()
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0, not {limit}")
-        if time_limit is not None and time_limit < 0:
-            raise ValueError(f"time_limit must be >= 0, not {time_limit}")
         self.limit = limit
-        self.time_limit = time_limit
+        self.time_limit = check_time_limit(time_limit)
         self.progress = progress
-        self._budget = 1 << 12
+        self._budget = self.FIRST_BUDGET
+        #: seconds per node, measured on the last slice that used its whole
+        #: budget (None until one did)
+        self._per_node: float | None = None
         self._started: float | None = None
         self._last_progress = 0.0
         self._found = 0
@@ -153,6 +179,11 @@ class SlicedSearch(Search):
             return solution
         raise StopIteration
 
+    def close(self) -> None:
+        # As Search.close, with the statistics brought up to date.
+        if self.status is None:
+            self._finish(Status.INTERRUPTED)
+
     def count(self) -> Result:
         """Count every remaining solution inside the kernel."""
         self._run(count_only=True)
@@ -164,22 +195,23 @@ class SlicedSearch(Search):
         if self._started is None:
             self._started = now
             self._last_progress = now
+        try:
+            return self._slices(count_only, now)
+        except KeyboardInterrupt:
+            # Ctrl-C is delivered when the kernel returns, or in the Python
+            # between slices (a progress callback): either way, keep what was found.
+            self._finish(Status.INTERRUPTED)
+            return EXHAUSTED
+
+    def _slices(self, count_only: bool, now: float) -> int:
         while True:
             if self.time_limit is not None and now - self._started >= self.time_limit:
                 self._finish(Status.TIME_LIMIT)
                 return EXHAUSTED
-            budget = self._budget
-            if self.time_limit is not None:
-                # Do not overshoot a short time limit by a whole slice.
-                remaining = self.time_limit - (now - self._started)
-                budget = max(64, min(budget, int(budget * remaining / self.SLICE_SECONDS)))
-            try:
-                event = self._advance(count_only, budget)
-            except KeyboardInterrupt:
-                self._finish(Status.INTERRUPTED)
-                return EXHAUSTED
+            budget = self._slice_budget(now)
+            event = self._advance(count_only, budget)
             after = time.perf_counter()
-            self._tune(after - now)
+            self._tune(budget, after - now, full=event == PAUSED)
             now = after
             if event == EXHAUSTED:
                 self._finish(Status.COMPLETE)
@@ -192,12 +224,34 @@ class SlicedSearch(Search):
                 self._update(now)
                 self.progress(self.stats)
 
-    def _tune(self, elapsed: float) -> None:
-        # Keep slices near SLICE_SECONDS so that limits and Ctrl-C stay prompt.
-        if elapsed < self.SLICE_SECONDS / 4 and self._budget < 1 << 30:
-            self._budget *= 2
-        elif elapsed > self.SLICE_SECONDS * 2 and self._budget > 1 << 8:
-            self._budget //= 2
+    def _slice_budget(self, now: float) -> int:
+        """The node budget of the next slice: never more than the time left allows."""
+        if self.time_limit is None or self._per_node is None:
+            return self._budget
+        assert self._started is not None
+        remaining = self.time_limit - (now - self._started)
+        # At least one node, so that the search always moves on.
+        return max(1, min(self._budget, int(remaining / self._per_node)))
+
+    def _tune(self, budget: int, elapsed: float, *, full: bool) -> None:
+        """Keep slices near SLICE_SECONDS so that limits and Ctrl-C stay prompt.
+
+        Only a slice that used its whole budget (`full`) measures the cost of a
+        node; one that stopped at a solution did fewer nodes than `budget`, so
+        it can only say that the budget is too large.
+        """
+        elapsed = max(elapsed, 1e-9)
+        if full:
+            self._per_node = elapsed / budget
+        elif self._per_node is not None:
+            self._per_node = max(self._per_node, elapsed / budget)
+        if full and elapsed < self.SLICE_SECONDS / 4:
+            # Grow toward a slice of SLICE_SECONDS, at most MAX_GROWTH-fold.
+            factor = min(float(self.MAX_GROWTH), self.SLICE_SECONDS / elapsed)
+            grown = max(self._budget, int(budget * factor))
+            self._budget = min(self.MAX_BUDGET, grown)
+        elif elapsed > self.SLICE_SECONDS * 2:
+            self._budget = max(1, min(self._budget, int(budget * self.SLICE_SECONDS / elapsed)))
 
     def _update(self, now: float) -> None:
         self._measure(self.stats)

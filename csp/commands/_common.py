@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from collections.abc import Callable
 
-from csp.errors import InputError
-from csp.exactcover import decode_text
+from csp.exactcover import decode_text, read_bounded, read_text_file
 from csp.result import Stats
 
 
 def read_input(path: str) -> tuple[str, str]:
-    """The text of `path` (`-` = standard input) and a name for messages."""
+    """The text of `path` (`-` = standard input) and a name for messages.
+
+    The read is bounded and a device such as `/dev/zero` is refused (see
+    `read_text_file`); a leading byte-order mark is dropped.
+    """
     if path == "-":
-        raw = sys.stdin.buffer.read()
+        raw = read_bounded(sys.stdin.buffer, "<stdin>")
         return decode_text(raw, "<stdin>"), "<stdin>"
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror}", source=path) from None
-    return decode_text(raw, path), path
+    return read_text_file(path), path
 
 
 def positive_int(text: str) -> int:
@@ -38,16 +37,24 @@ def positive_int(text: str) -> int:
 
 
 def seconds(text: str) -> float:
-    """argparse type: a number of seconds >= 0."""
+    """argparse type: a number of seconds >= 0 (`inf` included)."""
     import argparse
 
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value >= 0:
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}")
+    if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0: {text}")
     return value
+
+
+def limit_seconds(text: str) -> float | None:
+    """argparse type of a search's `--time-limit`: seconds, `inf` for no limit (None)."""
+    value = seconds(text)
+    return None if math.isinf(value) else value
 
 
 class ProgressLine:

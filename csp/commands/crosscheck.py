@@ -11,7 +11,7 @@ import argparse
 import json
 
 from csp import backends
-from csp.commands._common import positive_int, read_input, seconds
+from csp.commands._common import limit_seconds, positive_int, read_input
 from csp.crosscheck import DEFAULT_LIMIT, crosscheck
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -29,8 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--backends", metavar="LIST",
                         help=f"comma-separated, from: {', '.join(backends.known())} "
                         "(default: every available one)")
-    parser.add_argument("--time-limit", type=seconds, metavar="S",
-                        help="stop each backend after S seconds")
+    parser.add_argument("--time-limit", type=limit_seconds, metavar="S",
+                        help="stop each backend after S seconds (inf: no limit)")
     parser.add_argument("--limit", type=positive_int, metavar="N", default=DEFAULT_LIMIT,
                         help="solutions kept per backend to compare the sets; past it, "
                         f"only counts (default: {DEFAULT_LIMIT})")

@@ -2,8 +2,12 @@
 
 Prints the first solution of each puzzle (or `no solution`), every solution
 and a count line with `--all`, only the counts with `--count`, or one JSON
-object per puzzle with `--json`. A bad puzzle is reported with its line and
-the others are still solved; the exit status is then 2.
+object per puzzle with `--json` (and, with `--stats`, a last object
+`{"summary": {...}}`, so that every line of stdout is one JSON object). A bad
+puzzle is reported with its line and the others are still solved; the exit
+status is then 2; an input without any puzzle is an error (exit 2). Ctrl-C
+ends the puzzle being solved as INTERRUPTED, printing what was found, and
+exits with 130.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from typing import Any
 
 import csp
 from csp import backends, problems, symmetry
-from csp.commands._common import ProgressLine, positive_int, read_input, seconds
+from csp.backends.base import Search
+from csp.commands._common import ProgressLine, limit_seconds, positive_int, read_input
 from csp.errors import InputError
 from csp.result import Stats, Status
 from csp.solve import resolve_backend
@@ -44,8 +49,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help="print every solution, then the number of solutions")
     parser.add_argument("--limit", type=positive_int, metavar="N",
                         help="stop each puzzle after N solutions (implies --all)")
-    parser.add_argument("--time-limit", type=seconds, metavar="S",
-                        help="stop each puzzle after S seconds")
+    parser.add_argument("--time-limit", type=limit_seconds, metavar="S",
+                        help="stop each puzzle after S seconds (inf: no limit)")
     parser.add_argument("--backend", default="auto",
                         help=f"one of: auto, {', '.join(backends.known())} (default: auto, "
                         "the compiled backend of the declared form)")
@@ -53,7 +58,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per puzzle: count, status, solutions, stats")
     parser.add_argument("--stats", action="store_true",
-                        help="end with a summary: puzzles, solved, time, nodes")
+                        help="end with a summary line: puzzles, solved, bad, solutions, "
+                        "time, nodes; with --json it is one more JSON object on stdout, "
+                        '{"summary": {...}}')
     parser.add_argument("--symbols", metavar="S",
                         help="sudoku: the symbols in digit order, e.g. 0123456789ABCDEF")
     parser.add_argument("--boxes", metavar="RxC", help="sudoku: the box shape, e.g. 2x3 for 6x6")
@@ -88,78 +95,128 @@ def run(args: argparse.Namespace) -> int:
     options = _options(module, args)
     text, source = _text(args)
     items = list(module.puzzles(text, **options))
+    if not items:
+        # An empty file (or only comments) is almost surely the wrong file.
+        raise InputError("no puzzle in the input", source=source)
     up_to = args.up_to_symmetry or getattr(module, "UP_TO_SYMMETRY", False)
     if up_to and not hasattr(module, "symmetry"):
         raise InputError(f"{args.kind} puzzles do not declare their symmetries")
-    everything = args.all or (args.limit is not None and not args.count)
     bar = _Bar(len(items)) if len(items) > 1 and sys.stderr.isatty() else None
     progress = ProgressLine()
     totals = Stats(nodes=0)
     bad = solved = 0
     started = time.perf_counter()
     status: Status | None = Status.COMPLETE
-    for done, item in enumerate(items):
-        if bar is not None:
-            bar.show(done)
-        if isinstance(item, InputError):
-            bad += 1
-            error = item.located(source=source)
+    try:
+        for done, item in enumerate(items):
             if bar is not None:
-                bar.clear()
-            if args.json:
-                print(json.dumps({"error": error.message, "line": error.line}))
-            print(f"csp: error: {error}", file=sys.stderr)
-            continue
-        problem = module.declare(item, args.form)
-        backend = resolve_backend(problem, args.backend)
-        texts: list[str] = []
-        group = module.symmetry(item, problem) if up_to else None
-        if (args.count or (group is not None and not everything)) and args.limit is None:
-            # a kind whose answer is a number of classes prints only that number
-            result = (csp.count(problem, backend, time_limit=args.time_limit,
-                                progress=progress.callback) if group is None else
-                      symmetry.count(problem, group, backend, time_limit=args.time_limit,
-                                     progress=progress.callback))
-            status, stats = result.status, result.stats
-        else:
-            limit = args.limit if (everything or args.count) else 1
-            search = (csp.solutions(problem, backend, limit=limit, time_limit=args.time_limit,
-                                    progress=progress.callback) if group is None else
-                      symmetry.solutions(problem, group, backend, limit=limit,
-                                         time_limit=args.time_limit, progress=progress.callback))
-            for solution in search:
-                if not args.count:
-                    texts.append(module.format(item, module.decode(item, solution, problem)))
-                    if not args.json:
-                        _emit(texts, progress, bar)
-            status, stats = search.status, search.stats
+                bar.show(done)
+            if isinstance(item, InputError):
+                bad += 1
+                _report_bad(item.located(source=source), args, bar)
+                continue
+            status, stats, count = _solve_one(module, item, args, up_to, progress, bar)
+            solved += count > 0
+            _add(totals, stats, count)
+            if status is Status.INTERRUPTED:
+                break
+    except KeyboardInterrupt:
+        # Ctrl-C between searches (reading or declaring a puzzle): stop there.
         progress.clear()
-        if bar is not None:
-            bar.clear()
-        solved += stats.solutions > 0
-        _add(totals, stats)
-        if args.json:
-            print(json.dumps({"count": stats.solutions, "status": status.value,
-                              "solutions": texts, "backend": backend,
-                              "stats": stats.to_dict()}))
-        elif args.count or (group is not None and not everything):
-            print(_counted(stats.solutions, status, bare=True))
-        elif everything:
-            print(_counted(stats.solutions, status))
-        elif not texts:
-            print("no solution" if status is Status.COMPLETE else f"no solution found ({status})")
-        if status is Status.INTERRUPTED:
-            break
+        status = Status.INTERRUPTED
     if bar is not None:
         bar.clear()
     if args.stats:
-        elapsed = time.perf_counter() - started
-        nodes = "" if totals.nodes is None else f" nodes={totals.nodes:,}"
-        print(f"puzzles={len(items)} solved={solved} bad={bad} solutions={totals.solutions:,} "
-              f"time={elapsed:.3f}s{nodes}", file=sys.stdout)
+        _print_summary(args, {"puzzles": len(items), "solved": solved, "bad": bad,
+                              "solutions": totals.solutions,
+                              "time": round(time.perf_counter() - started, 3),
+                              "nodes": totals.nodes})
     if status is Status.INTERRUPTED:
         return 130
     return 2 if bad else 0
+
+
+def _report_bad(error: InputError, args: argparse.Namespace, bar: _Bar | None) -> None:
+    if bar is not None:
+        bar.clear()
+    if args.json:
+        print(json.dumps({"error": error.message, "line": error.line}))
+    print(f"csp: error: {error}", file=sys.stderr)
+
+
+def _solve_one(module: Any, item: Any, args: argparse.Namespace, up_to: bool,
+               progress: ProgressLine, bar: _Bar | None) -> tuple[Status, Stats, int]:
+    """Solve, count or list one puzzle and print its answer; return how it ended,
+    its statistics and the number of solutions reported."""
+    everything = args.all or (args.limit is not None and not args.count)
+    problem = module.declare(item, args.form)
+    backend = resolve_backend(problem, args.backend)
+    texts: list[str] = []
+    group = module.symmetry(item, problem) if up_to else None
+    only_count = args.count or (group is not None and not everything)
+    if only_count and args.limit is None:
+        # a kind whose answer is a number of classes prints only that number
+        result = (csp.count(problem, backend, time_limit=args.time_limit,
+                            progress=progress.callback) if group is None else
+                  symmetry.count(problem, group, backend, time_limit=args.time_limit,
+                                 progress=progress.callback))
+        status, stats = result.status, result.stats
+        count = stats.solutions
+    else:
+        limit = args.limit if (everything or args.count) else 1
+        search = (csp.solutions(problem, backend, limit=limit, time_limit=args.time_limit,
+                                progress=progress.callback) if group is None else
+                  symmetry.solutions(problem, group, backend, limit=limit,
+                                     time_limit=args.time_limit, progress=progress.callback))
+        _list(module, item, problem, search, texts, args, progress, bar)
+        assert search.status is not None
+        status, stats = search.status, search.stats
+        # Listing, the count is what was listed: a Ctrl-C may fall between
+        # the kernel finding a solution and its being printed.
+        count = stats.solutions if args.count else len(texts)
+    progress.clear()
+    if bar is not None:
+        bar.clear()
+    if args.json:
+        print(json.dumps({"count": count, "status": status.value,
+                          "solutions": texts, "backend": backend,
+                          "stats": stats.to_dict()}))
+    elif only_count:
+        print(_counted(count, status, bare=True))
+    elif everything:
+        print(_counted(count, status))
+    elif not texts:
+        print("no solution" if status is Status.COMPLETE else f"no solution found ({status})")
+    return status, stats, count
+
+
+def _list(module: Any, item: Any, problem: Any, search: Search, texts: list[str],
+          args: argparse.Namespace, progress: ProgressLine, bar: _Bar | None) -> None:
+    """Collect (and, without --json, print) each solution of `search` in `texts`.
+
+    Ctrl-C may arrive here, while a solution is decoded or printed, rather
+    than in the kernel: it ends the search as INTERRUPTED all the same.
+    """
+    try:
+        for solution in search:
+            if args.count:
+                continue
+            texts.append(module.format(item, module.decode(item, solution, problem)))
+            if not args.json:
+                _emit(texts, progress, bar)
+    except KeyboardInterrupt:
+        search.close()
+
+
+def _print_summary(args: argparse.Namespace, summary: dict[str, Any]) -> None:
+    """The --stats line; with --json one more JSON object, `{"summary": {...}}`,
+    so that stdout stays one JSON object per line."""
+    if args.json:
+        print(json.dumps({"summary": summary}))
+        return
+    nodes = "" if summary["nodes"] is None else f" nodes={summary['nodes']:,}"
+    print(f"puzzles={summary['puzzles']} solved={summary['solved']} bad={summary['bad']} "
+          f"solutions={summary['solutions']:,} time={summary['time']:.3f}s{nodes}")
 
 
 def _emit(texts: list[str], progress: ProgressLine, bar: _Bar | None) -> None:
@@ -181,8 +238,8 @@ def _counted(count: int, status: Status | None, bare: bool = False) -> str:
     return text
 
 
-def _add(totals: Stats, stats: Stats) -> None:
-    totals.solutions += stats.solutions
+def _add(totals: Stats, stats: Stats, count: int) -> None:
+    totals.solutions += count
     totals.time += stats.time
     if stats.nodes is None or totals.nodes is None:
         totals.nodes = None

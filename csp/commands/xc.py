@@ -7,9 +7,9 @@ import json
 import sys
 
 from csp import backends
-from csp.commands._common import ProgressLine, positive_int, read_input, seconds
+from csp.commands._common import ProgressLine, limit_seconds, positive_int, read_input
 from csp.exactcover import ExactCover
-from csp.result import Status
+from csp.result import Stats, Status
 from csp.solve import count, resolve_backend, solutions
 
 
@@ -26,7 +26,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--count", action="store_true", help="only count the solutions")
     parser.add_argument("--limit", type=positive_int, metavar="N",
                         help="stop after N solutions")
-    parser.add_argument("--time-limit", type=seconds, metavar="S", help="stop after S seconds")
+    parser.add_argument("--time-limit", type=limit_seconds, metavar="S",
+                        help="stop after S seconds (inf: no limit)")
     parser.add_argument("--backend", default="auto",
                         help=f"one of: auto, {', '.join(backends.known())} (default: auto = dlx)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -40,45 +41,74 @@ def run(args: argparse.Namespace) -> int:
     xc = ExactCover.from_text(text, source=source)
     backend = resolve_backend(xc, args.backend)
     progress = ProgressLine()
-    found: list[list[str]] = []
-    if args.count and args.limit is None and args.workers is not None:
+    found: list[list[str]] | None = None
+    if args.count and args.limit is None:
+        status, stats = _count(xc, backend, args, progress)
+        number = stats.solutions
+    else:
+        found = [] if args.json and not args.count else None
+        status, stats, listed = _list(xc, backend, args, progress, found)
+        # Listing, the count is what was listed: a Ctrl-C may fall between the
+        # kernel finding a solution and its being printed.
+        number = stats.solutions if args.count else listed
+    if args.json:
+        record = {"count": number, "status": status.value, "backend": backend,
+                  "stats": stats.to_dict()}
+        if found is not None:
+            record["solutions"] = found
+        print(json.dumps(record))
+    else:
+        if number and not args.count:
+            sys.stdout.write("\n")
+        noun = "solution" if number == 1 else "solutions"
+        print(f"{number} {noun} {status.value} backend={backend} {stats.summary()}")
+    return 130 if status is Status.INTERRUPTED else 0
+
+
+def _count(xc: ExactCover, backend: str, args: argparse.Namespace,
+           progress: ProgressLine) -> tuple[Status, Stats]:
+    """Count in the kernel, on one process or `--workers` of them."""
+    if args.workers is not None:
         from csp import parallel
 
         result = parallel.count(xc, backend, workers=args.workers or None,
                                 time_limit=args.time_limit)
-        status, stats = result.status, result.stats
-    elif args.count and args.limit is None:
+    else:
         result = count(xc, backend, time_limit=args.time_limit, progress=progress.callback)
         progress.clear()
-        status, stats = result.status, result.stats
-    else:
-        search = solutions(xc, backend, limit=args.limit, time_limit=args.time_limit,
-                           progress=progress.callback)
-        first = True
+    return result.status, result.stats
+
+
+def _list(xc: ExactCover, backend: str, args: argparse.Namespace, progress: ProgressLine,
+          found: list[list[str]] | None) -> tuple[Status, Stats, int]:
+    """Enumerate: print each solution (or keep it in `found` for --json); return
+    the status, the statistics and how many solutions were listed.
+
+    Ctrl-C may arrive here, while a solution is printed, rather than in the
+    kernel: it ends the search as INTERRUPTED all the same, keeping what was found.
+    """
+    search = solutions(xc, backend, limit=args.limit, time_limit=args.time_limit,
+                       progress=progress.callback)
+    listed = 0
+    try:
         for solution in search:
-            if args.count:
-                continue
-            lines = [xc.option_text(k) for k in solution]
-            if args.json:
-                found.append(lines)
-                continue
-            progress.clear()
-            if not first:
-                sys.stdout.write("\n")
-            sys.stdout.write("".join(line + "\n" for line in lines))
-            first = False
+            if not args.count:
+                _show(xc, solution, found, progress, first=listed == 0)
+            listed += 1
+    except KeyboardInterrupt:
+        search.close()
+    finally:
         progress.clear()
-        assert search.status is not None
-        status, stats = search.status, search.stats
-    if args.json:
-        record = {"count": stats.solutions, "status": status.value, "backend": backend,
-                  "stats": stats.to_dict()}
-        if not args.count:
-            record["solutions"] = found
-        print(json.dumps(record))
-    else:
-        if stats.solutions and not args.count:
-            sys.stdout.write("\n")
-        noun = "solution" if stats.solutions == 1 else "solutions"
-        print(f"{stats.solutions} {noun} {status.value} backend={backend} {stats.summary()}")
-    return 130 if status is Status.INTERRUPTED else 0
+    assert search.status is not None
+    return search.status, search.stats, listed
+
+
+def _show(xc: ExactCover, solution: tuple[int, ...], found: list[list[str]] | None,
+          progress: ProgressLine, *, first: bool) -> None:
+    lines = [xc.option_text(k) for k in solution]
+    if found is not None:
+        found.append(lines)
+        return
+    progress.clear()
+    # One write per solution, a blank line before all but the first.
+    sys.stdout.write(("" if first else "\n") + "".join(line + "\n" for line in lines))
