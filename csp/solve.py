@@ -12,6 +12,17 @@ declared (sorted option indices for an `ExactCover`, a dict for a `Model`).
 2
 >>> solve(xc).solution
 (0, 1)
+
+Up to symmetry: a problem's declared group (`problem.symmetry`, set by
+`csp.symmetry.declare` or `Group.attach`) is the one `up_to_symmetry=True`
+uses. Exchanging the items a and c of this `xc` (so options 0 and 1, and 2 and
+3) is a symmetry: its two solutions are one class.
+
+>>> from csp.symmetry import declare
+>>> xc = ExactCover.from_text("a b c\\na b\\nb c\\nc\\na\\n")
+>>> group = declare(xc, [[1, 0, 3, 2]])
+>>> count(xc).count, count(xc, up_to_symmetry=True).count
+(2, 1)
 """
 
 from __future__ import annotations
@@ -43,8 +54,9 @@ def solutions(
 
     The returned `Search` also carries `.status` (None until the iteration
     ends) and `.stats`. With `up_to_symmetry` (a `csp.symmetry.Group`, or True
-    with the group given as `symmetry=`) only the canonical solution of each
-    class of equivalent ones is listed; see `csp.symmetry`.
+    for the group given as `symmetry=` or else declared on the problem,
+    `problem.symmetry`) only the canonical solution of each class of
+    equivalent ones is listed; see `csp.symmetry`.
     """
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
@@ -68,8 +80,9 @@ def count(
 ) -> Result:
     """Count the solutions of `problem` without materialising them.
 
-    With `up_to_symmetry` (a `csp.symmetry.Group`, or True with the group given
-    as `symmetry=`) each class of equivalent solutions is counted once;
+    With `up_to_symmetry` (a `csp.symmetry.Group`, or True for the group given
+    as `symmetry=` or else declared on the problem, `problem.symmetry`) each
+    class of equivalent solutions is counted once;
     `stats.extra["raw_solutions"]` says how many solutions the search met.
     """
     group = _group(problem, up_to_symmetry, symmetry)
@@ -105,7 +118,14 @@ def _group(problem: Problem, up_to_symmetry: bool | Group, symmetry: Group | Non
     if not up_to_symmetry:
         return None
     if symmetry is None:
-        raise InputError("up_to_symmetry=True needs the group: pass symmetry=Group(...)")
+        symmetry = getattr(problem, "symmetry", None)  # declared with the problem
+    if symmetry is None:
+        raise InputError("up_to_symmetry=True needs the group: declare it on the problem "
+                         "(csp.symmetry.declare(problem, generators) or Group(...).attach()) "
+                         "or pass symmetry=Group(...)")
+    if not isinstance(symmetry, Group):
+        raise InputError(f"the problem's symmetry is a {type(symmetry).__name__}, not a "
+                         "csp.symmetry.Group")
     return symmetry
 
 

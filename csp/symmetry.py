@@ -29,6 +29,18 @@ Glossary:
 >>> count(xc, group).count            # {a}{b} and {ab}: two classes, each its own image
 2
 
+A problem carries its symmetry once declared: `declare(problem, generators)`
+(or `Group(problem, generators).attach()`) sets `problem.symmetry`, which
+`csp.count` and `csp.solutions` use with `up_to_symmetry=True`.
+
+>>> import csp
+>>> square = ExactCover.from_text("a b c d\\na b\\nc d\\na c\\nb d\\n")
+>>> group = declare(square, [induced(square, {"b": "c", "c": "b"})])
+>>> square.symmetry is group
+True
+>>> csp.count(square).count, csp.count(square, up_to_symmetry=True).count
+(2, 1)
+
 Pruning: with the `dlx` backend the search tree is split at its first levels
 (`DLXSearch.split` and `choose`) and each partial solution is tested against
 every symmetry on what it already decides (options chosen, options excluded);
@@ -148,6 +160,12 @@ class Group:
     def __repr__(self) -> str:
         return f"<Group of order {len(self)} on {self.points.n} points>"
 
+    def attach(self) -> Group:
+        """Declare this group as its problem's symmetry (`problem.symmetry`), the
+        one `up_to_symmetry=True` counts up to; returns the group."""
+        self.problem.symmetry = self
+        return self
+
     # -- solutions -------------------------------------------------------------------
 
     def image(self, solution: Any, element: int) -> Any:
@@ -214,6 +232,17 @@ class Group:
 
 
 REJECT, UNDECIDED, ACCEPT = -1, 0, 1
+
+
+def declare(
+    problem: Problem,
+    generators: Iterable[Permutation | Mapping[Any, Any]] = (),
+    **options: Any,
+) -> Group:
+    """The group `Group(problem, generators, **options)`, declared as the
+    problem's symmetry (`problem.symmetry`) so that `up_to_symmetry=True`
+    finds it."""
+    return Group(problem, generators, **options).attach()
 
 
 def _closure(generators: list[np.ndarray], n: int) -> np.ndarray:
@@ -362,22 +391,57 @@ def _validate_exact_cover(xc: ExactCover, perm: np.ndarray, number: int) -> None
     holders: dict[tuple[Any, ...], list[int]] = {}
     for item in reversed(range(xc.n_items)):
         holders.setdefault(signature(item, identity), []).append(item)
+    # The items whose options the permutation leaves in place go first, so that
+    # an item found without an image is one whose options it moves.
+    moved = [any(int(perm[k]) != k for ks in classes[item].values() for k in ks)
+             for item in range(xc.n_items)]
     image_of = [-1] * xc.n_items
-    for item in range(xc.n_items):
+    for item in sorted(range(xc.n_items), key=moved.__getitem__):
         found = holders.get(signature(item, perm))
-        if found:
-            image_of[item] = found.pop()
+        if not found:
+            raise _no_image(xc, perm, number, item, classes[item], exhausted=found == [])
+        image_of[item] = found.pop()
+    # Each item has an image, so each option's items go to its image's items
+    # (an item of option k goes to an item of perm[k], and the map is one to
+    # one); kept as a check of that reasoning.
     for k in range(xc.n_options):
-        own = [items[p] for p in range(start[k], start[k + 1])]
+        own = {items[p] for p in range(start[k], start[k + 1])}
         target = int(perm[k])
-        theirs = set(items[start[target]:start[target + 1]])
-        if any(image_of[i] < 0 for i in own) or {image_of[i] for i in own} != theirs:
-            bad = next((i for i in own if image_of[i] < 0 or image_of[i] not in theirs), own[0])
-            raise InputError(
-                f"symmetry generator {number} does not map the problem onto itself: it sends "
-                f"option {k} ({xc.option_text(k)}) to option {target} "
-                f"({xc.option_text(target)}), but item {xc.items_name(bad)!r} of option {k} "
-                "has no counterpart there", token=k)
+        if {image_of[i] for i in own} != set(items[start[target]:start[target + 1]]):
+            raise InputError(f"symmetry generator {number} does not map the problem onto "
+                             f"itself: it sends option {k} ({xc.option_text(k)}) to option "
+                             f"{target} ({xc.option_text(target)})", token=k)
+
+
+def _no_image(xc: ExactCover, perm: np.ndarray, number: int, item: int,
+              holders: dict[int, list[int]], exhausted: bool) -> InputError:
+    """The error for an item that no item can be the image of: its options go
+    to a set of options that no item (or no item left) has."""
+    own = sorted(k for ks in holders.values() for k in ks)
+    k = next((k for k in own if int(perm[k]) != k), own[0] if own else 0)
+    images = sorted(int(perm[j]) for j in own)
+    colours = [_options(sorted(int(perm[j]) for j in ks)) for colour, ks in holders.items()
+               if colour]
+    # The options an item's image must be in, with the colours they must agree on.
+    where = _options(images) + (f" ({'; '.join(colours)} of one colour each)" if colours else "")
+    name = xc.items_name(item)
+    if exhausted:
+        why = "and every such item is already the image of another one"
+    else:
+        why = "and there is no such item"
+    return InputError(
+        f"symmetry generator {number} does not map the problem onto itself: it sends option "
+        f"{k} ({xc.option_text(k)}) to option {int(perm[k])} "
+        f"({xc.option_text(int(perm[k]))}), so item {name!r}, in {_options(own)}, would go "
+        f"to an item in exactly {where}, {why}", token=k)
+
+
+def _options(ks: Sequence[int]) -> str:
+    if not ks:
+        return "no option"
+    if len(ks) == 1:
+        return f"option {ks[0]}"
+    return f"options {', '.join(map(str, ks[:-1]))} and {ks[-1]}"
 
 
 def _validate_model(m: Model, points: Points, perm: np.ndarray, number: int) -> None:
@@ -850,6 +914,7 @@ __all__ = [
     "Points",
     "by_data",
     "count",
+    "declare",
     "grid_symmetries",
     "induced",
     "lex_leader",

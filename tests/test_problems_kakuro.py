@@ -82,6 +82,45 @@ def test_one_bad_grid_does_not_stop_the_others():
     assert items[1].line == 6
 
 
+CASE = "3\n0 0 0\n0 1 1\n0 1 1\n4\n2 1 0 4\n3 1 0 3\n1 2 1 4\n1 3 1 3"
+"""An algospot case of 9 lines: the module doctest's 3x3 grid (answer 3 1 / 1 2)."""
+
+
+@pytest.mark.parametrize("bad, line, message", [
+    (CASE.replace("0 1 1", "0 2 1", 1), 4, "case 1, row 2, column 2: 2 is not 0"),
+    (CASE.replace("0 1 1\n0 1 1", "0 1 1", 1), 5,
+     "case 1 has 2 rows, its size line 2 says 3: line 5 is not a row"),
+    (CASE.replace("0 1 1\n", "0 1 1\n0 1 1\n", 1), 6, "case 1 has more than the 3 rows"),
+    (CASE.replace("\n4\n", "\n5\n"), 6, "line 6 announces 5 hints but only 4 follow"),
+    (CASE.replace("\n4\n", "\n3\n"), 10, "line 6 announces 3 hints but more follow"),
+    (CASE.replace("3 1 0 3", "3 1 0"), 8, "hint 'r c d s': expected 4 integers, found 3"),
+    (CASE.replace("3 1 0 3", "3 2 0 3"), 8, "hint at row 3, column 2 is on a white cell"),
+])
+def test_a_bad_algospot_case_does_not_stop_the_next(bad, line, message):
+    items = list(kakuro.puzzles(f"3\n{bad}\n{CASE}\n{CASE}\n"))
+    assert [type(i).__name__ for i in items] == ["InputError", "Kakuro", "Kakuro"]
+    assert items[0].line == line and message in items[0].message
+    after = len(bad.splitlines()) + 2  # the line of the second case's size
+    assert [i.line for i in items[1:]] == [after, after + 9]
+    answer = kakuro.decode(items[1], csp.solve(kakuro.declare(items[1])).solution)
+    assert kakuro.format(items[1], answer) == "0 0 0\n0 3 1\n0 1 2"
+
+
+def test_algospot_case_count_is_checked():
+    *cases, missing = kakuro.puzzles(f"3\n{CASE}\n{CASE}\n")
+    assert len(cases) == 2 and missing.line == 1
+    assert "ends after 2 of the 3 cases that line 1 announces" in missing.message
+    *cases, extra = kakuro.puzzles(f"1\n{CASE}\n{CASE}\n")
+    assert len(cases) == 1 and extra.line == 11
+    assert "follows the 1 cases that line 1 announces" in extra.message
+
+
+def test_an_algospot_case_that_cannot_be_delimited_ends_the_file():
+    # No hint count after the rows: where the case ends is unknown.
+    items = list(kakuro.puzzles(f"2\n{CASE.replace(chr(10) + '4' + chr(10), chr(10))}\n{CASE}"))
+    assert len(items) == 1 and isinstance(items[0], InputError)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_algospot_sample_on_every_backend(backend):
     [puzzle] = kakuro.parse(EXAMPLE.read_text())

@@ -57,12 +57,25 @@ def test_orientations():
     ("#.#\n#x#\n\n#\n", r"line 2: map row 2, column 2: 'x' is neither"),
     ("###\n#.\n\n#\n", "line 2: map row 2 has 2 cells, the first has 3: the map is not rect"),
     ("#..#\n", "no pieces after the map"),
-    ("#..#\n\n#\n", "the pieces have 1 cells but the map has 2 free cells"),
+    ("#..#\n\n#\n", r"the pieces have 1 cells \(a 1\) but the map has 2 free cells"),
+    ("#...#\n\n##\n.\n#\n#\n", r"have 4 cells \(a 2, b 1, c 1\) but the map has 3"),
     ("#..#\n\n#*\n", r"line 3: piece a, column 2: '\*' is not"),
 ])
 def test_bad_input(text, message):
     with pytest.raises(InputError, match=message):
         polyomino.parse(text)
+
+
+def test_a_line_without_a_wall_separates_pieces_and_takes_no_letter():
+    # PROBLEMS.md: pieces are separated by lines that contain no '#'; so a line
+    # of dots between 1-D pieces is a separator, not an empty piece 'b'.
+    dotted = "#.#.........#..#\n\n#..#.##\n.......\n#.#..##\n##...##\n"
+    [puzzle] = polyomino.parse(dotted)
+    assert puzzle == polyomino.parse((EXAMPLES / "polyomino-1d.txt").read_text())[0]
+    assert answers(puzzle, "dlx") == ["#b#bccbbacca#aa#"]
+    # the same in 2-D: blocks of dots between the pieces, as in PROBLEMS.md's sample
+    [box] = polyomino.parse("...\n...\n\n.....\n.##..\n.....\n\n.....\n.##..\n.##..\n")
+    assert box.pieces == (((0, 0), (0, 1)), ((0, 0), (0, 1), (1, 0), (1, 1)))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

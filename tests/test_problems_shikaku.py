@@ -88,6 +88,31 @@ def test_one_bad_puzzle_does_not_stop_the_others():
     assert [type(i).__name__ for i in items] == ["InputError", "Shikaku"]
 
 
+GOOD = "3 2\n2 0 0\n0 4 0\n"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (GOOD + "0 0 0\n" + GOOD + GOOD, 4,
+     "the 3x2 puzzle of line 1 has more than 2 rows: line 4 is one too many"),
+    (GOOD + "0 0 0\n0 0 0\n" + GOOD + GOOD, 4, "more than 2 rows"),
+    ("3 3\n2 0 0\n0 4 0\n" + GOOD + GOOD, 4,
+     "the 3x3 puzzle of line 1 has 2 rows, not 3: line 4 is the next puzzle's size"),
+    ("3 x\n0 0 0\n" + GOOD + GOOD, 1, "expected a size line 'w h', found '3 x'"),
+    ("3 2\n2 0 0\n0 3 0\n0 1 0\n" + GOOD + GOOD, 1, "the clues add up to 5"),
+])
+def test_a_puzzle_with_wrong_rows_does_not_stop_the_next(text, line, message):
+    bad, *good = shikaku.puzzles(text)
+    assert isinstance(bad, InputError) and bad.line == line and message in bad.message
+    assert len(good) == 2 and all(isinstance(p, shikaku.Shikaku) for p in good)
+    assert all(shikaku.format_puzzle(p) == GOOD.strip() for p in good)
+
+
+def test_a_line_that_is_no_row_after_a_good_puzzle_is_its_own_error():
+    items = list(shikaku.puzzles(GOOD + "x y z\n" + GOOD))
+    assert [type(i).__name__ for i in items] == ["Shikaku", "InputError", "Shikaku"]
+    assert items[1].line == 4 and "expected a size line" in items[1].message
+
+
 @pytest.mark.parametrize("backend", [b for b in ("dlx", "cpsat") if b in BACKENDS])
 def test_shared_data_counts_and_answers(shared_data, backend):
     # dlx: all 298 puzzles; cpsat (enumerating to prove uniqueness): those up to 10x10

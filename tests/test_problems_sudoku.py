@@ -55,6 +55,30 @@ def test_reads_lines_comments_blanks_and_the_end_line():
     assert sudoku.format_puzzle(puzzles[0]) == SAMPLE
 
 
+def test_a_9x9_line_may_mix_both_blanks():
+    # '.' and '0' are both blanks of a 9x9 (PROBLEMS.md): 0 is never a digit there.
+    mixed = SAMPLE[:40].replace(".", "0") + SAMPLE[40:]
+    assert "0" in mixed and "." in mixed
+    [puzzle] = sudoku.parse(mixed)
+    assert puzzle.symbols == "123456789"
+    assert puzzle.givens == sudoku.parse(SAMPLE)[0].givens
+    xc = sudoku.declare(puzzle)
+    assert answers(puzzle, xc, "dlx") == [ANSWER]
+    [small] = sudoku.parse("12.4..1.2..04001")
+    assert small.symbols == "1234" and small.givens.count(0) == 9
+    [zero_based] = sudoku.parse(mixed.replace("0", "."), symbols="012345678")
+    assert zero_based.givens[0] == 5  # '4' is the fifth of the given symbols
+
+
+def test_a_line_starting_with_e_is_a_puzzle_when_e_is_a_symbol():
+    hexadoku = "e" + "." * 255
+    found = sudoku.parse(f"{hexadoku}\n{hexadoku}\n", symbols="0123456789abcdef")
+    assert [puzzle.givens[0] for puzzle in found] == [15, 15]
+    # 'end' is no puzzle: it still ends the input, whatever the symbols
+    assert len(sudoku.parse(f"{hexadoku}\nend\n{hexadoku}\n", symbols="0123456789abcdef")) == 1
+    assert sudoku.parse(f"{hexadoku}\n") == []  # 'e' is no symbol here: the end
+
+
 @pytest.mark.parametrize("line, size, box, symbols", [
     ("12.4..1.2...4..1", 4, (2, 2), "1234"),
     ("1" + "." * 35, 6, (2, 3), "123456"),

@@ -72,6 +72,30 @@ def test_a_non_symmetry_names_the_first_offending_option():
     sym.Group(xc, [[0, 1, 3, 2]])  # b <-> c is one
 
 
+def test_a_non_symmetry_blames_an_option_it_moves():
+    xc = ExactCover.from_text("a b c\na b\nc\na\nb c\n")
+    # Options 1 (c) and 2 (a) are exchanged, option 0 (a b) stays: item a, in
+    # options 0 and 2, would have to become an item in options 0 and 1.
+    with pytest.raises(InputError) as info:
+        sym.Group(xc, [[0, 2, 1, 3]])
+    message = str(info.value)
+    assert "option 0 (a b) to option 0" not in message
+    assert "sends option 2 (a) to option 1 (c)" in message
+    assert "item 'a', in options 0 and 2, would go to an item in exactly options 0 and 1" \
+        in message
+    assert info.value.token == 2
+
+
+def test_a_non_symmetry_of_colours_says_which_colours():
+    xc = ExactCover(["p", "q"], ["x"])
+    for option in (["p", ("x", 0)], ["p", ("x", 1)], ["q", ("x", 0)], ["q", ("x", 1)]):
+        xc.add_option(option)
+    # Exchanging options 0 and 1 only splits x's colour classes {0, 2} and {1, 3}.
+    with pytest.raises(InputError, match=r"item 'x'.*options 1 and 2; options 0 and 3 of one "
+                       "colour each"):
+        sym.Group(xc, [[1, 0, 2, 3]])
+
+
 def test_bad_generators_are_input_errors():
     xc = tiny()
     with pytest.raises(InputError, match="2 entries; the problem has 3 options"):
@@ -119,6 +143,39 @@ def test_up_to_symmetry_needs_a_group():
     xc = tiny()
     group = sym.Group(xc, [sym.induced(xc, {"a": "b", "b": "a"})])
     assert csp.count(xc, up_to_symmetry=True, symmetry=group).count == 2
+
+
+def test_a_problem_carries_its_declared_group():
+    xc = ExactCover.from_text("a b c d\na b\nc d\na c\nb d\n")
+    group = sym.declare(xc, [sym.induced(xc, {"b": "c", "c": "b"})])
+    assert xc.symmetry is group and len(group) == 2
+    assert csp.count(xc).count == 2
+    assert csp.count(xc, up_to_symmetry=True).count == 1
+    assert len(list(csp.solutions(xc, up_to_symmetry=True))) == 1
+    # Group(...).attach() is the same; an explicit group still wins.
+    m = Model()
+    m.var("a", [0, 1])
+    m.var("b", [0, 1])
+    m.add(Table(["a", "b"], [(0, 1), (1, 0)]))
+    swap = sym.Group(m, [sym.relabel_values(m, ["a", "b"], {0: 1, 1: 0})]).attach()
+    assert m.symmetry is swap
+    assert csp.count(m, up_to_symmetry=True).count == 1
+    assert csp.count(m, up_to_symmetry=True, symmetry=sym.Group(m, [])).count == 2
+    m.symmetry = "rotations"
+    with pytest.raises(InputError, match="not a csp.symmetry.Group"):
+        csp.count(m, up_to_symmetry=True)
+
+
+def test_puzzle_modules_declare_their_group_on_the_problem():
+    puzzle = queens.Queens(6)
+    xc = queens.declare(puzzle)
+    group = queens.symmetry(puzzle, xc)
+    assert xc.symmetry is group
+    assert csp.count(xc, up_to_symmetry=True).count == 1
+    [box] = polyomino.parse("....\n....\n\n##\n##\n\n##\n##", reflect=True)
+    xc = polyomino.declare(box)
+    assert polyomino.symmetry(box, xc) is xc.symmetry
+    assert csp.count(xc, up_to_symmetry=True).count == 1
 
 
 def test_grid_symmetries():

@@ -89,7 +89,10 @@ def parse(text: str) -> list[Kakuro]:
 
 
 def puzzles(text: str) -> Iterator[Kakuro | InputError]:
-    """Each puzzle of `text`, or the `InputError` saying why it is bad."""
+    """Each puzzle of `text`, or the `InputError` saying why it is bad (with its
+    line). The next grid, or the next algospot case, is still read: an
+    algospot case's rows end at its hint count and its hints at the next
+    case's size, whatever is wrong inside."""
     lines = [(n, raw.strip()) for n, raw in enumerate(text.splitlines(), start=1)]
     content = [(n, line) for n, line in lines if line]
     if not content:
@@ -103,7 +106,8 @@ def puzzles(text: str) -> Iterator[Kakuro | InputError]:
 def _ints(number: int, line: str, count: int | None, what: str) -> list[int]:
     tokens = line.split()
     if count is not None and len(tokens) != count:
-        raise InputError(f"{what}: expected {count} integers, found {len(tokens)}: {line!r}",
+        raise InputError(f"{what}: expected {count} integer{'s' * (count != 1)}, found "
+                         f"{len(tokens)}: {line!r}",
                          line=number, token=line)
     try:
         return [int(t) for t in tokens]
@@ -116,53 +120,129 @@ def _is_int(token: str) -> bool:
     return token.lstrip("-").isdigit()
 
 
+def _lone(line: str) -> bool:
+    """Whether `line` is one integer: a count or a size, not a row or a hint."""
+    tokens = line.split()
+    return len(tokens) == 1 and _is_int(tokens[0])
+
+
 def _algospot(content: list[tuple[int, str]]) -> Iterator[Kakuro | InputError]:
-    lines = iter(content)
-
-    def take(what: str) -> tuple[int, str]:
-        try:
-            return next(lines)
-        except StopIteration:
-            raise InputError(f"the input ends where {what} was expected") from None
-
+    """Each case of the file. A bad case is reported with the line at fault and
+    the reading goes on with the next case as long as the case's layout (the
+    size line, n rows, the hint count, that many hints) can still be delimited;
+    when it cannot, the error ends the file."""
+    number, line = content[0]
     try:
-        number, line = take("the number of cases")
         [cases] = _ints(number, line, 1, "number of cases")
     except InputError as err:
         yield err
         return
+    at = 1
     for case in range(1, cases + 1):
-        # A malformed case leaves no way to find where the next one starts:
-        # report it and stop.
-        try:
-            start, line = take(f"the size of case {case}")
-            [n] = _ints(start, line, 1, f"case {case}: grid size")
-            if n < 1:
-                raise InputError(f"case {case}: grid size {n}", line=start)
-            grid = []
-            for r in range(n):
-                number, line = take(f"row {r + 1} of case {case}")
-                row = _ints(number, line, n, f"case {case}, row {r + 1}")
-                for c, v in enumerate(row):
-                    if v not in (0, 1):
-                        raise InputError(f"case {case}, row {r + 1}, column {c + 1}: {v} "
-                                         "is not 0 (black) or 1 (white)", line=number, token=v)
-                grid.append(row)
-            number, line = take(f"the number of hints of case {case}")
-            [q] = _ints(number, line, 1, f"case {case}: number of hints")
-            hints = []
-            for _ in range(q):
-                number, line = take(f"a hint of case {case}")
-                r, c, d, s = _ints(number, line, 4, f"case {case}: hint 'r c d s'")
-                hints.append((number, r - 1, c - 1, d, s))
-        except InputError as err:
-            yield err
+        if at >= len(content):
+            yield InputError(f"the input ends after {case - 1} of the {cases} cases that line "
+                             f"{number} announces", line=number)
             return
-        white = frozenset((r, c) for r in range(n) for c in range(n) if grid[r][c])
+        item, at = _case(content, at, case)
+        yield item
+        if at is None:
+            return
+    if at < len(content):
+        extra, text = content[at]
+        yield InputError(f"{text!r} follows the {cases} cases that line {number} announces",
+                         line=extra, token=text)
+
+
+def _case(content: list[tuple[int, str]], at: int, case: int
+          ) -> tuple[Kakuro | InputError, int | None]:
+    """Case `case`, starting at `content[at]`, and where the next case starts
+    (None: the case cannot be delimited, so no later case can be found)."""
+    errors: list[InputError] = []  # the first is reported
+    start, line = content[at]
+    try:
+        [n] = _ints(start, line, 1, f"case {case}: grid size")
+    except InputError as err:
+        return err, None
+    if n < 0:
+        return InputError(f"case {case}: grid size {n}", line=start, token=n), None
+    if n == 0:
+        errors.append(InputError(f"case {case}: grid size 0", line=start, token=0))
+    # The rows: n lines of n integers. A lone integer where a row should be
+    # (n > 1) is the hint count after too few rows; more rows of n integers
+    # before the hint count are too many. Either way the case still ends.
+    at += 1
+    rows: list[tuple[int, str]] = []
+    while at < len(content) and not (len(rows) == n or (n > 1 and _lone(content[at][1]))):
+        rows.append(content[at])
+        at += 1
+    if len(rows) < n and at < len(content):
+        errors.append(InputError(f"case {case} has {len(rows)} rows, its size line {start} "
+                                 f"says {n}: line {content[at][0]} is not a row of {n} "
+                                 "integers", line=content[at][0]))
+    while at < len(content) and n > 1 and len(content[at][1].split()) == n:
+        if len(rows) == n:
+            errors.append(InputError(f"case {case} has more than the {n} rows its size line "
+                                     f"{start} says", line=content[at][0]))
+        rows.append(content[at])
+        at += 1
+    if at >= len(content):
+        ended = InputError(f"case {case}: the input ends before the number of hints of the "
+                           f"case starting on line {start}", line=start)
+        return (errors[0] if errors else ended), None
+    grid = []
+    for r, (number, line) in enumerate(rows[:n]):
         try:
-            yield _build(n, n, white, hints, "algospot", start)
+            row = _ints(number, line, n, f"case {case}, row {r + 1}")
         except InputError as err:
-            yield err if err.line is not None else err.located(line=start)
+            errors.append(err)
+            continue
+        for c, v in enumerate(row):
+            if v not in (0, 1):
+                errors.append(InputError(f"case {case}, row {r + 1}, column {c + 1}: {v} is "
+                                         "not 0 (black) or 1 (white)", line=number, token=v))
+        grid.append(row)
+    number, line = content[at]
+    try:
+        [q] = _ints(number, line, 1, f"case {case}: number of hints")
+        if q < 0:
+            raise InputError(f"case {case}: {q} hints", line=number, token=q)
+    except InputError as err:
+        # Without the hint count the case has no end: nothing after it can be read.
+        return (errors[0] if errors else err), None
+    count_line = number
+    at += 1
+    hints = []
+    for k in range(q):
+        if at >= len(content):
+            return InputError(f"case {case}: the input ends after {k} of the {q} hints that "
+                              f"line {count_line} announces", line=count_line), None
+        number, line = content[at]
+        if _lone(line):
+            # A lone integer: the next case's size, so this case has fewer hints
+            # than announced; resume there.
+            errors.append(InputError(f"case {case}: line {count_line} announces {q} hints but "
+                                     f"only {k} follow (a hint is 'r c d s')", line=count_line))
+            return errors[0], at
+        at += 1
+        try:
+            r, c, d, s = _ints(number, line, 4, f"case {case}: hint 'r c d s'")
+        except InputError as err:
+            errors.append(err)
+            continue
+        hints.append((number, r - 1, c - 1, d, s))
+    # More hints than announced: the case ends at the next lone integer.
+    if at < len(content) and len(content[at][1].split()) == 4:
+        errors.append(InputError(f"case {case}: line {count_line} announces {q} hints but more "
+                                 "follow", line=content[at][0]))
+        while at < len(content) and len(content[at][1].split()) == 4:
+            at += 1
+    if errors:
+        return errors[0], at
+    white = frozenset((r, c) for r in range(n) for c in range(n) if grid[r][c])
+    try:
+        return _build(n, n, white, hints, "algospot", start), at
+    except InputError as err:
+        return (err if err.line is not None else err.located(line=start)), at
 
 
 def _grids(lines: list[tuple[int, str]]) -> Iterator[Kakuro | InputError]:

@@ -15,20 +15,30 @@ Glossary: a *pattern* is a board's notches read in the direction it is slotted
 in; the *notch matrix* `M[i][j]` is the notch of vertical board i at its
 crossing with horizontal board j (that board has `1 - M[i][j]` there). The
 symmetries act on M as the square's 8: reversing i, reversing j, and the
-transposition with complement `M'[i][j] = 1 - M[j][i]` (turning over).
+transposition with complement `M'[i][j] = 1 - M[j][i]` (turning over). A
+*type* is a class of boards with the same notches up to reversal, named by its
+first board in input order.
 
 Input (contest format): each data set is 2n strings of n `0`/`1` characters
 separated by white space anywhere (line breaks included); a line `END` ends
 the input. Output: one count per data set.
 
-Two declarations:
+Both declarations treat the boards as a multiset of types, so that each notch
+matrix is exactly one solution: exchanging two boards of one type is not a
+symmetry to divide out (with ten equal boards there would be 10! of them), and
+the symmetry group is just the lattice's 8 moves.
 
-- `form="exact-cover"` (the default): primary items, the boards `b0..` and
-  the slots; secondary items, the crossings `x{i},{j}` coloured with `M[i][j]`;
-  one option per board, slot and pattern.
-- `form="model"`: a variable per slot whose value `2 b + r` is board b, reversed
-  if r = 1; a binary table between every two slots (different boards, and
-  opposite notches where they cross).
+- `form="exact-cover"` (the default): primary items, the boards `b{b}` of a
+  type of one board, the types `t{b}` of several boards, and the slots;
+  secondary items, the crossings `x{i},{j}` coloured with `M[i][j]` and, when a
+  type has several boards, each slot's type `k{slot}` coloured with the type.
+  One option per type, slot and pattern, carrying `(type, slot, pattern)`;
+  and for a type of k > 1 boards, one option per set of k slots it takes,
+  carrying `(type, slots, None)`.
+- `form="model"`: a variable per slot whose value `2 b + r` is type b, reversed
+  if r = 1; a binary table between every two slots (opposite notches where they
+  cross, and different types where a type has one board); for a type of k > 1
+  boards, a 0/1 variable per slot (it holds the type) and their sum is k.
 
 >>> [one, two] = parse(SAMPLE)
 >>> one.n, len(one.boards)
@@ -43,16 +53,27 @@ Two declarations:
 >>> model = declare(two, "model")
 >>> csp.count(model, up_to_symmetry=symmetry(two, model)).count
 6
+>>> csp.count(model, up_to_symmetry=True).count    # `symmetry` declared the group on model
+6
+
+Five boards `11111` and five `00000` make two notch matrices (all shallow
+vertical boards, or all deep), which turning over exchanges: one lattice.
+
+>>> [same] = parse("11111 " * 5 + "00000 " * 5)
+>>> xc = declare(same)
+>>> csp.count(xc).count, csp.count(xc, up_to_symmetry=symmetry(same, xc)).count
+(2, 1)
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp.constraints import Table
+from csp.constraints import Sum, Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
@@ -76,6 +97,9 @@ END
 """
 """The problem statement's sample: the answers are 40 and 6."""
 
+MAX_PLACEMENTS = 200_000
+"""The most ways the boards of one type may take their slots (one option each)."""
+
 
 @dataclass(frozen=True)
 class Lattice:
@@ -92,6 +116,18 @@ class Lattice:
         """The distinct ways board b can be slotted in: as given, and reversed."""
         board = self.boards[b]
         return (board,) if board == board[::-1] else (board, board[::-1])
+
+    def types(self) -> dict[int, tuple[int, ...]]:
+        """The boards by type (the same notches, up to reversal): the first board
+        of each type -> all its boards, in input order.
+
+        >>> Lattice(("011", "110", "101", "010", "101", "000")).types()
+        {0: (0, 1), 2: (2, 4), 3: (3,), 5: (5,)}
+        """
+        found: dict[str, list[int]] = {}
+        for b, board in enumerate(self.boards):
+            found.setdefault(min(board, board[::-1]), []).append(b)
+        return {boards[0]: tuple(boards) for boards in found.values()}
 
 
 Slot = tuple[str, int]
@@ -135,12 +171,25 @@ def puzzles(text: str) -> Iterator[Lattice | InputError]:
                 first_line = number
             boards.append(token)
             if len(boards) == 2 * len(boards[0]):
-                yield Lattice(tuple(boards), first_line)
+                yield _data_set(tuple(boards), first_line)
                 boards = []
     if boards:
         yield InputError(f"the data set has {len(boards)} boards; boards of "
                          f"{len(boards[0])} notches come {2 * len(boards[0])} to a data set",
                          line=first_line)
+
+
+def _data_set(boards: tuple[str, ...], line: int | None) -> Lattice | InputError:
+    # Checked here, not when declaring, so that the data set is reported as
+    # bad with its line and the others are still solved.
+    puzzle = Lattice(boards, line)
+    for rep, same in puzzle.types().items():
+        ways = math.comb(len(boards), len(same))
+        if ways > MAX_PLACEMENTS:
+            return InputError(f"{len(same)} of the {len(boards)} boards are {boards[rep]!r} (up "
+                              f"to reversal): their {ways:,} ways to take the slots are too many "
+                              f"(at most {MAX_PLACEMENTS:,})", line=line)
+    return puzzle
 
 
 def _bad_token(token: str, boards: list[str], number: int) -> InputError | None:
@@ -181,36 +230,63 @@ def _crossings(slot: Slot, pattern: str) -> list[tuple[tuple[int, int], int]]:
 
 def declare_exact_cover(puzzle: Lattice) -> ExactCover:
     n = puzzle.n
-    xc = ExactCover([f"b{b}" for b in range(2 * n)] + [f"{s}{k}" for s, k in slots(n)],
-                    [f"x{i},{j}" for i in range(n) for j in range(n)], name="lattice")
-    for b in range(2 * n):
+    types = puzzle.types()
+    shared = {rep for rep, boards in types.items() if len(boards) > 1}
+    board_items = [f"t{rep}" if rep in shared else f"b{rep}" for rep in types]
+    slot_types = [f"k{_var(slot)}" for slot in slots(n)] if shared else []
+    xc = ExactCover(board_items + [_var(slot) for slot in slots(n)],
+                    [f"x{i},{j}" for i in range(n) for j in range(n)] + slot_types,
+                    name="lattice")
+    for rep in types:
+        board = [] if rep in shared else [f"b{rep}"]
         for slot in slots(n):
-            for pattern in puzzle.patterns(b):
-                xc.add_option([f"b{b}", f"{slot[0]}{slot[1]}",
-                               *((f"x{i},{j}", m) for (i, j), m in _crossings(slot, pattern))],
-                              (b, slot, pattern))
+            # The slot's type: a type of several boards takes its slots with one
+            # option below, so that any other type's placement there conflicts.
+            slot_type = [(f"k{_var(slot)}", rep)] if shared else []
+            for pattern in puzzle.patterns(rep):
+                xc.add_option([*board, _var(slot),
+                               *((f"x{i},{j}", m) for (i, j), m in _crossings(slot, pattern)),
+                               *slot_type], (rep, slot, pattern))
+    for rep in types:
+        if rep in shared:
+            for taken in itertools.combinations(slots(n), len(types[rep])):
+                xc.add_option([f"t{rep}", *((f"k{_var(slot)}", rep) for slot in taken)],
+                              (rep, taken, None))
     return xc
 
 
 def declare_model(puzzle: Lattice) -> Model:
     n = puzzle.n
+    types = puzzle.types()
+    alone = {rep for rep, boards in types.items() if len(boards) == 1}
     m = Model(name="lattice")
-    values = {slot: _values(puzzle) for slot in slots(n)}
+    values = _values(puzzle)
     for slot in slots(n):
-        m.var(_var(slot), values[slot])
+        m.var(_var(slot), values)
     for s, t in itertools.combinations(slots(n), 2):
-        allowed = [(u, v) for u in values[s] for v in values[t] if _fits(puzzle, s, u, t, v)]
+        allowed = [(u, v) for u in values for v in values if _fits(puzzle, alone, s, u, t, v)]
         m.add(Table([_var(s), _var(t)], allowed))
+    for rep, boards in types.items():
+        if rep in alone:
+            continue
+        for slot in slots(n):
+            m.var(_holds(slot, rep), (0, 1))
+            m.add(Table([_var(slot), _holds(slot, rep)], [(v, int(v // 2 == rep)) for v in values]))
+        m.add(Sum([_holds(slot, rep) for slot in slots(n)]) == len(boards))
     return m
 
 
 def _values(puzzle: Lattice) -> list[int]:
-    return [2 * b + r for b in range(len(puzzle.boards))
-            for r in range(len(puzzle.patterns(b)))]
+    return [2 * b + r for b in puzzle.types() for r in range(len(puzzle.patterns(b)))]
 
 
 def _var(slot: Slot) -> str:
     return f"{slot[0]}{slot[1]}"
+
+
+def _holds(slot: Slot, rep: int) -> str:
+    """The 0/1 variable: `slot` holds a board of type `rep`."""
+    return f"{_var(slot)}:t{rep}"
 
 
 def _pattern(puzzle: Lattice, value: int) -> str:
@@ -218,9 +294,9 @@ def _pattern(puzzle: Lattice, value: int) -> str:
     return puzzle.patterns(b)[r]
 
 
-def _fits(puzzle: Lattice, s: Slot, u: int, t: Slot, v: int) -> bool:
-    if u // 2 == v // 2:
-        return False
+def _fits(puzzle: Lattice, alone: set[int], s: Slot, u: int, t: Slot, v: int) -> bool:
+    if u // 2 == v // 2 and u // 2 in alone:
+        return False  # one board in two slots
     meets = dict(_crossings(s, _pattern(puzzle, u)))
     return all(meets.get(cell, m) == m for cell, m in _crossings(t, _pattern(puzzle, v)))
 
@@ -230,22 +306,18 @@ def _fits(puzzle: Lattice, s: Slot, u: int, t: Slot, v: int) -> bool:
 
 def symmetry(puzzle: Lattice, problem: ExactCover | Model | None = None) -> Group:
     """The lattice's 8 symmetries (mirroring, rotating by 180 degrees, turning
-    over), with every exchange of boards that have the same notches."""
+    over) as a group on `problem`, declared as its symmetry (`problem.symmetry`).
+    Exchanging boards of one type is no symmetry here: the declarations already
+    have one solution per notch matrix."""
     if problem is None:
         problem = declare(puzzle)
     n = puzzle.n
     moves = [_mirror(n), _flip(n), _turn_over(n)]
-    same: dict[str, list[int]] = {}
-    for b, board in enumerate(puzzle.boards):
-        same.setdefault(min(board, board[::-1]), []).append(b)
-    swaps = [(group[0], b) for group in same.values() for b in group[1:]]
     if isinstance(problem, ExactCover):
         gens = [induced(problem, _item_map(move), _colour_map(move)) for move in moves]
-        gens += [induced(problem, {f"b{a}": f"b{b}", f"b{b}": f"b{a}"}) for a, b in swaps]
     else:
         gens = [_pair_map(puzzle, problem, move) for move in moves]
-        gens += [_swap_pairs(puzzle, problem, a, b) for a, b in swaps]
-    return Group(problem, gens)
+    return Group(problem, gens).attach()
 
 
 @dataclass(frozen=True)
@@ -297,38 +369,31 @@ def _item_map(move: _Move) -> Any:
             i, j = move.cell(*map(int, text[1:].split(",")))
             return f"x{i},{j}"
         if text[0] in "VH":
-            (kind, k), _ = move.slot((text[0], int(text[1:])), "")
-            return f"{kind}{k}"
+            return _var(move.slot((text[0], int(text[1:])), "")[0])
+        if text[0] == "k":  # a slot's type goes with the slot
+            return "k" + str(image(text[1:]))
         return name
     return image
 
 
 def _colour_map(move: _Move) -> Any:
-    return (lambda item, colour: 1 - colour) if move.transpose else None
+    # Turning over complements the notch matrix; a slot's type stays.
+    if not move.transpose:
+        return None
+    return lambda item, colour: 1 - colour if str(item)[0] == "x" else colour
 
 
 def _pair_map(puzzle: Lattice, m: Model, move: _Move) -> dict[tuple[str, int], tuple[str, int]]:
+    shared = [rep for rep, boards in puzzle.types().items() if len(boards) > 1]
     mapping = {}
     for slot in slots(puzzle.n):
         for value in m.variables[_var(slot)].domain:
             b = value // 2
             target, pattern = move.slot(slot, _pattern(puzzle, value))
             mapping[(_var(slot), value)] = (_var(target), 2 * b + puzzle.patterns(b).index(pattern))
-    return mapping
-
-
-def _swap_pairs(puzzle: Lattice, m: Model, a: int, b: int
-                ) -> dict[tuple[str, int], tuple[str, int]]:
-    mapping = {}
-    for slot in slots(puzzle.n):
-        for value in m.variables[_var(slot)].domain:
-            c = value // 2
-            if c in (a, b):
-                other = b if c == a else a
-                pattern = _pattern(puzzle, value)
-                # `other` has the same notches; pick its orientation that gives this pattern
-                mapping[(_var(slot), value)] = (_var(slot),
-                                                2 * other + puzzle.patterns(other).index(pattern))
+        for rep in shared:
+            for holds in (0, 1):
+                mapping[(_holds(slot, rep), holds)] = (_holds(target, rep), holds)
     return mapping
 
 
@@ -337,16 +402,25 @@ def _swap_pairs(puzzle: Lattice, m: Model, a: int, b: int
 
 def decode(puzzle: Lattice, solution: Sequence[int] | Mapping[Any, int],
            problem: ExactCover | Model | None = None) -> Answer:
-    """Each slot's board and pattern."""
+    """Each slot's board and pattern; the boards of one type go to its slots in
+    slot order."""
+    placed: dict[Slot, tuple[int, str]] = {}
     if isinstance(solution, Mapping):
-        return {slot: (value // 2, _pattern(puzzle, value))
-                for slot in slots(puzzle.n) for value in [solution[_var(slot)]]}
-    if problem is None:
-        problem = declare_exact_cover(puzzle)
+        for slot in slots(puzzle.n):
+            value = solution[_var(slot)]
+            placed[slot] = (value // 2, _pattern(puzzle, value))
+    else:
+        if problem is None:
+            problem = declare_exact_cover(puzzle)
+        for k in solution:
+            rep, slot, pattern = problem.data[k]
+            if pattern is not None:  # not the choice of a type's slots
+                placed[slot] = (rep, pattern)
+    boards = {rep: iter(same) for rep, same in puzzle.types().items()}
     answer: Answer = {}
-    for k in solution:
-        b, slot, pattern = problem.data[k]
-        answer[slot] = (b, pattern)
+    for slot in slots(puzzle.n):
+        rep, pattern = placed[slot]
+        answer[slot] = (next(boards[rep]), pattern)
     return answer
 
 

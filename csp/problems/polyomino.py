@@ -4,7 +4,15 @@ A file is a map, then a blank line, then the pieces. In the map `#` is a wall
 and `.` a free cell. Each piece is drawn with `#` (and `.` or spaces for
 empty cells); pieces are separated by lines that hold no `#` (a blank line,
 or a line of dots) and are trimmed of empty rows and columns. A map of a
-single line is a 1-D puzzle: every line below it is one piece.
+single line is a 1-D puzzle: every line below it that holds a `#` is one
+piece.
+
+A piece therefore has at least one cell: a line without `#` only separates
+pieces, in 1-D as in 2-D, so the format cannot draw an empty piece (a block
+of dots is a separator, and does not take a letter). A drawing that is no
+piece, a character other than `#`, `.` and space, is an error naming its
+line; pieces that do not have as many cells as the map has free cells are an
+error listing each piece's size.
 
 Every free cell is covered by exactly one piece and every piece is used once.
 Pieces may be rotated (in 1-D: reversed), and also reflected with
@@ -132,8 +140,10 @@ def _parse(text: str, reflect: bool) -> Polyomino:
     puzzle = Polyomino(tuple(board), tuple(pieces), reflect, start)
     area = sum(len(p) for p in pieces)
     if area != puzzle.free_cells:
-        raise InputError(f"the pieces have {area} cells but the map has {puzzle.free_cells} "
-                         "free cells: they cannot tile it", line=start)
+        # Each piece's size, so that a piece drawn wrong or split in two shows.
+        sizes = ", ".join(f"{NAMES[k]} {len(p)}" for k, p in enumerate(pieces))
+        raise InputError(f"the pieces have {area} cells ({sizes}) but the map has "
+                         f"{puzzle.free_cells} free cells: they cannot tile it", line=start)
     return puzzle
 
 
@@ -241,7 +251,8 @@ def format_puzzle(puzzle: Polyomino) -> str:
 
 def symmetry(puzzle: Polyomino, problem: ExactCover | None = None):  # -> csp.symmetry.Group
     """The map's own symmetries that map the puzzle onto itself, as a
-    `csp.symmetry.Group` on the options: up to 8 for a square box, 4 for a
+    `csp.symmetry.Group` on the options declared as the problem's symmetry
+    (`problem.symmetry`): up to 8 for a square box, 4 for a
     rectangle, fewer for an irregular map; a reflection counts only when the
     pieces may be flipped (`reflect=True`), since a mirrored one-sided piece is
     not the same piece.
@@ -250,7 +261,7 @@ def symmetry(puzzle: Polyomino, problem: ExactCover | None = None):  # -> csp.sy
     >>> [puzzle] = parse("....\\n....\\n\\n##\\n##\\n\\n##\\n##", reflect=True)
     >>> xc = declare(puzzle)
     >>> group = symmetry(puzzle, xc)
-    >>> len(group), csp.count(xc).count, csp.count(xc, up_to_symmetry=group).count
+    >>> len(group), csp.count(xc).count, csp.count(xc, up_to_symmetry=True).count
     (2, 2, 1)
 
     (Turning the 2x4 box upside down moves no placement of a 2x2 square: on
@@ -271,4 +282,4 @@ def symmetry(puzzle: Polyomino, problem: ExactCover | None = None):  # -> csp.sy
             generators.append(induced(problem, image))
         except InputError:
             continue  # a placement without an image: not a symmetry of these pieces
-    return Group(problem, generators)
+    return Group(problem, generators).attach()

@@ -109,12 +109,15 @@ def format_puzzle(puzzle: Queens) -> str:
 
 def symmetry(puzzle: Queens, problem: ExactCover | None = None) -> Any:
     """The square's 8 symmetries (rotations, reflections), as a `csp.symmetry.Group`
-    on the options: each moves the queen on square (r, c) with the board.
+    on the options, declared as the problem's symmetry (`problem.symmetry`):
+    each moves the queen on square (r, c) with the board.
 
     >>> import csp
     >>> [puzzle] = parse("8")
     >>> xc = declare(puzzle)
     >>> csp.count(xc, up_to_symmetry=symmetry(puzzle, xc)).count
+    12
+    >>> csp.count(xc, up_to_symmetry=True).count    # the group declared on xc
     12
     """
     from csp.symmetry import Group, by_data, grid_symmetries
@@ -123,4 +126,4 @@ def symmetry(puzzle: Queens, problem: ExactCover | None = None) -> Any:
         problem = declare(puzzle)
     n = puzzle.n
     moves = grid_symmetries([(r, c) for r in range(n) for c in range(n)])
-    return Group(problem, [by_data(problem, move) for move in moves[1:]])
+    return Group(problem, [by_data(problem, move) for move in moves[1:]]).attach()

@@ -68,7 +68,12 @@ def parse(text: str) -> list[Shikaku]:
 def puzzles(text: str) -> Iterator[Shikaku | InputError]:
     """Each puzzle of `text`, or the `InputError` saying why it is bad.
 
-    After a bad puzzle the reading goes on after its h rows.
+    A puzzle's rows end after h lines, or before a size line that cannot be a
+    row (too few rows); lines of w numbers after them are rows too many. After
+    a bad puzzle the reading resumes at the next size line.
+
+    >>> [type(item).__name__ for item in puzzles("2 1\\n1 1\\n0 0\\n1 1\\n1\\n")]
+    ['InputError', 'Shikaku']
     """
     lines = [(n, raw.split()) for n, raw in enumerate(text.splitlines(), start=1)]
     lines = [(n, tokens) for n, tokens in lines if tokens and not tokens[0].startswith("#")]
@@ -78,21 +83,56 @@ def puzzles(text: str) -> Iterator[Shikaku | InputError]:
         if len(header) != 2 or not all(t.isdigit() for t in header):
             yield InputError(f"expected a size line 'w h', found {' '.join(header)!r}",
                              line=start, token=" ".join(header))
-            return  # no size: no way to find where the next puzzle starts
+            at = _next_size(lines, at + 1)
+            continue
         width, height = map(int, header)
-        rows = lines[at + 1: at + 1 + height]
-        at += 1 + height
+        end = at + 1
+        while end < len(lines) and end - at <= height and not (
+                width != 2 and _is_size(lines[end][1])):
+            end += 1
+        rows = lines[at + 1:end]
+        at = end
+        after = lines[end][0] if end < len(lines) else None
         try:
-            yield _puzzle(start, width, height, rows)
+            puzzle = _puzzle(start, width, height, rows, after)
         except InputError as err:
             yield err if err.line is not None else err.located(line=start)
+            at = _next_size(lines, at)
+            continue
+        if at < len(lines) and _is_row(lines[at][1], width):
+            yield InputError(f"the {width}x{height} puzzle of line {start} has more than {height} "
+                             f"row{'s' * (height != 1)}: line {lines[at][0]} is one too many",
+                             line=lines[at][0])
+            at = _next_size(lines, at)
+            continue
+        yield puzzle
 
 
-def _puzzle(start: int, width: int, height: int, rows: list[tuple[int, list[str]]]) -> Shikaku:
+def _is_size(tokens: list[str]) -> bool:
+    return len(tokens) == 2 and all(t.isdigit() and int(t) > 0 for t in tokens)
+
+
+def _is_row(tokens: list[str], width: int) -> bool:
+    return len(tokens) == width and all(t.isdigit() for t in tokens)
+
+
+def _next_size(lines: list[tuple[int, list[str]]], at: int) -> int:
+    """The index of the first size line from `at` on (where reading resumes)."""
+    while at < len(lines) and not _is_size(lines[at][1]):
+        at += 1
+    return at
+
+
+def _puzzle(start: int, width: int, height: int, rows: list[tuple[int, list[str]]],
+            after: int | None) -> Shikaku:
+    """The puzzle of size line `start`; `after` is the line after its rows."""
     if width < 1 or height < 1:
         raise InputError(f"a {width}x{height} grid has no cells")
-    if len(rows) < height:
+    if len(rows) < height and after is None:
         raise InputError(f"the input ends after {len(rows)} of the {height} rows")
+    if len(rows) < height:
+        raise InputError(f"the {width}x{height} puzzle of line {start} has {len(rows)} rows, "
+                         f"not {height}: line {after} is the next puzzle's size", line=after)
     clues = []
     for r, (number, tokens) in enumerate(rows):
         if len(tokens) != width:

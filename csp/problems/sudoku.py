@@ -11,13 +11,16 @@ Input, one puzzle per line (PROBLEMS.md section 2):
   blank space on the line is ignored (files often carry the solution there).
 - or a grid of N lines of N whitespace-separated numbers, 0 for a blank.
 
-A line starting with `e` ends the input; blank lines and `#` comments are
-skipped. N is inferred from the line length, the box shape is the squarest
-r x c with r <= c (3x3 for 9, 2x3 for 6) unless `boxes=(r, c)` is given, and
-the symbols are the first of `1-9A-Z`, `0-9A-Z`, `A-Z` (cut to N symbols)
-that holds every symbol of the line (a line with both `.` and `0` uses `0`
-as a symbol) unless `symbols` is given. Output: one line per puzzle in the
-same symbols (or the same grid of numbers).
+A line starting with `e` (as in `end`) ends the input, unless `e` is one of
+the given `symbols` and the line is a whole puzzle; blank lines and `#`
+comments are skipped. N is inferred from the line length, the box shape is
+the squarest r x c with r <= c (3x3 for 9, 2x3 for 6) unless `boxes=(r, c)`
+is given, and the symbols are, unless `symbols` is given: `1-9` cut to N for
+N <= 9 (`.` and `0` are both blanks, as PROBLEMS.md has it for 9x9); for a
+larger N the first of `1-9A-Z`, `0-9A-Z`, `A-Z` (cut to N symbols) that holds
+every symbol of the line (a line with both `.` and `0` uses `0` as a symbol).
+Output: one line per puzzle in the same symbols (or the same grid of
+numbers).
 
 Two declarations: `form="exact-cover"` (the default; 4 N^2 primary items
 "cell filled", "row has digit", "column has digit", "box has digit", and one
@@ -110,9 +113,9 @@ def puzzles(text: str, *, symbols: str | None = None,
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("e"):
-            return
         tokens = line.split()
+        if line.startswith("e") and not _is_puzzle(tokens[0], symbols):
+            return
         try:
             if len(tokens) >= 4 and all(t.isdigit() for t in tokens):
                 yield _grid(number, tokens, lines, symbols, box)
@@ -120,6 +123,13 @@ def puzzles(text: str, *, symbols: str | None = None,
                 yield _line(number, tokens[0], symbols, box)
         except InputError as err:
             yield err.located(line=number)
+
+
+def _is_puzzle(text: str, symbols: str | None) -> bool:
+    """Whether `text`, a line's first word, is a whole puzzle in `symbols`
+    (then a leading `e` is a symbol, not the end of the input)."""
+    return (symbols is not None and len(text) == len(symbols) ** 2
+            and set(text) <= set(symbols) | set(BLANKS))
 
 
 def _box_option(boxes: tuple[int, int] | str | None) -> tuple[int, int] | None:
@@ -168,8 +178,10 @@ def _line(number: int, text: str, symbols: str | None, box: tuple[int, int] | No
 
 def _infer_symbols(text: str, size: int) -> str:
     used = set(text) - {"."}
-    if "." not in text:
-        used.discard("0")  # no '.' at all: '0' is the blank
+    if size <= 9 or "." not in text:
+        # '0' is a blank: up to 9x9 the digits are 1..N (so a line may mix '.'
+        # and '0'); a larger grid without '.' has no other blank.
+        used.discard("0")
     for alphabet in _ALPHABETS:
         if len(alphabet) >= size and used <= set(alphabet[:size]):
             return alphabet[:size]
