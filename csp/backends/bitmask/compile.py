@@ -92,6 +92,7 @@ class _Builder:
         self.sub_sum: list[np.ndarray] = []
         self.sub_mask: list[np.ndarray] = []
         self.n_sub_rows = 0
+        self.alldiff_union: dict[int, tuple[int, ...]] = {}  # constraint -> its value space
         for name, vs in zip(self.names, self.values):
             if len(vs) > MAX_VALUES:
                 raise InputError(
@@ -147,6 +148,7 @@ class _Builder:
             for x, y in itertools.combinations(scope, 2):
                 self._not_equal(x, y)
             return
+        self.alldiff_union[len(self.kind)] = tuple(union)
         self._emit(ALLDIFF, scope, [len(union)], union)
 
     def _linear(self, c: Linear, scope: list[int], all_different: list[frozenset[int]]) -> None:
@@ -268,6 +270,38 @@ class _Builder:
                 self.placements[key] = (-1, index)
         return self.placements[key]
 
+    def overlaps(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Every ordered pair (A, B) of all-differents over one value space that
+        share two or more variables, for the intersection reasoning: as CSR over
+        A, with B and the shared positions of A and of B as bit masks."""
+        by_var: dict[int, list[int]] = {}
+        for c in self.alldiff_union:
+            if self.cstart[c + 1] - self.cstart[c] > MAX_VALUES:
+                continue
+            for x in self.cvars[self.cstart[c]:self.cstart[c + 1]]:
+                by_var.setdefault(x, []).append(c)
+        start = [0] * (len(self.kind) + 1)
+        other: list[int] = []
+        in_a: list[int] = []
+        in_b: list[int] = []
+        for c in range(len(self.kind)):
+            if c in self.alldiff_union and self.cstart[c + 1] - self.cstart[c] <= MAX_VALUES:
+                scope = self.cvars[self.cstart[c]:self.cstart[c + 1]]
+                shared: dict[int, list[int]] = {}
+                for x in scope:
+                    for d in by_var.get(x, ()):
+                        if d != c and self.alldiff_union[d] == self.alldiff_union[c]:
+                            shared.setdefault(d, []).append(x)
+                for d, xs in shared.items():
+                    if len(xs) < 2:
+                        continue  # one shared variable: hidden singles already say it
+                    other_scope = self.cvars[self.cstart[d]:self.cstart[d + 1]]
+                    other.append(d)
+                    in_a.append(_positions(scope, xs))
+                    in_b.append(_positions(other_scope, xs))
+            start[c + 1] = len(other)
+        return start, other, in_a, in_b
+
     # -- arrays --------------------------------------------------------------------
 
     def problem(self) -> Problem:
@@ -289,6 +323,7 @@ class _Builder:
 
         sub_sum = np.concatenate(self.sub_sum) if self.sub_sum else np.zeros(0, np.int64)
         sub_mask = np.concatenate(self.sub_mask) if self.sub_mask else np.zeros(0, np.int64)
+        lc_start, lc_other, lc_in_a, lc_in_b = self.overlaps()
         return Problem(
             vals=i64(vals),
             voff=voff,
@@ -311,6 +346,10 @@ class _Builder:
             max_arity=i64([int(arity.max()) if len(arity) else 0]),
             alldiffs=i64([c for c, k in enumerate(self.kind)
                           if k == ALLDIFF and arity[c] <= MAX_VALUES]),
+            lc_start=i64(lc_start),
+            lc_other=i64(lc_other),
+            lc_in_a=i64(lc_in_a),
+            lc_in_b=i64(lc_in_b),
         )
 
 
@@ -342,6 +381,16 @@ def _subsets(union: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray
     order = np.lexsort((sums, sizes))
     rowptr = np.searchsorted(sizes[order], np.arange(n + 2))
     return sums[order], masks[order], rowptr
+
+
+def _positions(scope: Sequence[int], chosen: Sequence[int]) -> int:
+    """The positions in `scope` of the variables `chosen`, as a signed int64 mask."""
+    wanted = set(chosen)
+    mask = 0
+    for i, x in enumerate(scope):
+        if x in wanted:
+            mask |= _bit(i)
+    return mask
 
 
 def _bit(k: int) -> int:

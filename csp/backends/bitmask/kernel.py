@@ -6,6 +6,14 @@ the constraints touched are then propagated to a fixpoint through a queue of
 constraints. Every narrowing pushes (variable, old mask) on a trail, so that
 backtracking is popping the trail to the mark of the level.
 
+The reasoning, from cheap to strong: naked and hidden singles, then full
+all-different consistency by matching (every naked and hidden subset), the
+intersections of overlapping all-differents (a sudoku row and box), subset
+tables for sums, supports for tables; failed-value probing at the root; ties
+of the fewest-candidates rule go to the variable whose constraints failed most
+often so far (dom/wdeg). Together they count the 25x25 and 36x36 sudokus of
+the shared data in seconds, where singles alone did not finish in minutes.
+
 All search state lives in the arrays of `State` (scalars in `state.st`), so the
 kernel can return after any solution (FOUND) or node budget (PAUSED) and be
 called again to resume. One kernel serves every model: the arrays change, the
@@ -44,6 +52,10 @@ Problem = namedtuple(
         "sub_mask",  # per row: the subset, in the common value space
         "max_arity",  # [the largest scope]
         "alldiffs",  # the ALLDIFF constraints with at most 64 variables
+        "lc_start",  # per constraint: its overlaps with other all-differents (CSR)
+        "lc_other",  # per overlap of A: the other all-different B (same value space)
+        "lc_in_a",  # per overlap: A's positions shared with B, as a bit mask
+        "lc_in_b",  # per overlap: B's positions shared with A, as a bit mask
     ],
 )
 
@@ -60,6 +72,9 @@ State = namedtuple(
         "rem",  # per level: the values (or places of the value) not tried yet
         "mark",  # per level: the trail length before the decision
         "scratch",  # per scope position: supports of a table
+        "weight",  # per constraint: 1 + the number of times it failed (dom/wdeg)
+        "match",  # per entry of an all-different: its value in a maximum matching, or -1
+        "work",  # all-different scratch: 6 blocks of 64 (see _matching)
         "st",  # the scalars below
     ],
 )
@@ -78,6 +93,7 @@ TRAIL = 5
 QHEAD = 6
 QCOUNT = 7
 PROPAGATIONS = 8  # propagator runs
+PROBES = 9  # values tried by failed-value probing
 STATE_SIZE = 10
 
 PHASE_START = 0  # propagate the root
@@ -105,6 +121,9 @@ def new_state(p: Problem) -> State:
         rem=np.zeros(n + 1, dtype=np.int64),
         mark=np.zeros(n + 1, dtype=np.int64),
         scratch=np.zeros(int(p.max_arity[0]) + 1, dtype=np.int64),
+        weight=np.ones(max(n_cons, 1), dtype=np.int64),
+        match=np.full(max(len(p.cvars), 1), -1, dtype=np.int64),
+        work=np.zeros(6 * 64, dtype=np.int64),
         st=st,
     )
 
@@ -234,7 +253,164 @@ def _all_different(p, s, c):
                 if nm & (nm - 1) == 0:
                     again = True
         if not again:
-            return True
+            break
+    if k <= 64 and not _matching(p, s, c):
+        return False
+    if n_values == k:
+        return _locked(p, s, c)
+    return True
+
+
+SIGN_BIT = -(1 << 63)
+"""Bit 63 of an int64 mask."""
+
+# Blocks of State.work used by _matching (64 slots each).
+W_OWNER, W_REACH, W_PREV, W_QUEUE, W_OPEN, W_DOM = 0, 64, 128, 192, 256, 320
+
+
+@njit(cache=True)
+def _matching(p, s, c):
+    """Generalised arc consistency of an all-different (Regin): a value stays
+    only if some maximum matching of variables to distinct values uses it.
+
+    Only the entries not yet fixed take part (the singles pass has already
+    removed the fixed values from them); they are numbered by their position
+    in c, values by their bit in c's common space. With a maximum matching
+    (kept between calls as a hint), entry x may take value a owned by y iff y
+    can hand a on: y reaches x along "z can take the value matched to w" steps
+    (a cycle), or reaches a free value (a path). This finds every naked and
+    hidden subset (pairs, triples, ...) at once.
+    """
+    a0, b0 = p.cstart[c], p.cstart[c + 1]
+    w = s.work
+    n = 0  # the open entries, listed in w[W_OPEN:]
+    values = 0
+    for x in range(b0 - a0):
+        m = _to_common(p, a0 + x, s.dom[p.cvars[a0 + x]])
+        if m & (m - 1) != 0:
+            w[W_OPEN + n] = x
+            w[W_DOM + n] = m
+            n += 1
+            values |= m
+    if n < 3:
+        return True  # two open entries: singles and hidden singles say it all
+    bits = values
+    while bits != 0:
+        w[W_OWNER + lowest(bits)] = -1
+        bits &= bits - 1
+    # Keep the previous matching where it still holds.
+    for i in range(n):
+        x = w[W_OPEN + i]
+        val = s.match[a0 + x]
+        if val >= 0 and (w[W_DOM + i] >> val) & 1 and w[W_OWNER + val] < 0:
+            w[W_OWNER + val] = i
+        else:
+            s.match[a0 + x] = -1
+    # Augment every unmatched entry by a breadth-first search for a free value.
+    for i in range(n):
+        if s.match[a0 + w[W_OPEN + i]] >= 0:
+            continue
+        seen = 0
+        head = 0
+        tail = 1
+        w[W_QUEUE] = i
+        done = False
+        while head < tail and not done:
+            u = w[W_QUEUE + head]
+            head += 1
+            avail = w[W_DOM + u] & ~seen
+            while avail != 0:
+                bit = avail & -avail
+                avail ^= bit
+                seen |= bit
+                val = lowest(bit)
+                y = w[W_OWNER + val]
+                if y < 0:  # a free value: shift the matching along the path
+                    cur = u
+                    while True:
+                        old = s.match[a0 + w[W_OPEN + cur]]
+                        s.match[a0 + w[W_OPEN + cur]] = val
+                        w[W_OWNER + val] = cur
+                        if cur == i:
+                            break
+                        val = old
+                        cur = w[W_PREV + cur]
+                    done = True
+                    break
+                w[W_PREV + y] = u
+                w[W_QUEUE + tail] = y
+                tail += 1
+        if not done:
+            return False  # fewer values than entries (Hall's condition fails)
+    free_values = values
+    for i in range(n):
+        free_values &= ~(1 << s.match[a0 + w[W_OPEN + i]])
+    # reach[i]: the open entries i reaches in one step; the sign bit: a free value.
+    for i in range(n):
+        m = w[W_DOM + i]
+        r = SIGN_BIT if m & free_values else 0
+        m &= ~free_values & ~(1 << s.match[a0 + w[W_OPEN + i]])
+        while m != 0:
+            r |= 1 << w[W_OWNER + lowest(m)]
+            m &= m - 1
+        w[W_REACH + i] = r
+    for z in range(n):  # transitive closure (Warshall)
+        rz = w[W_REACH + z]
+        if rz == 0:
+            continue
+        for i in range(n):
+            if (w[W_REACH + i] >> z) & 1:
+                w[W_REACH + i] |= rz
+    for i in range(n):
+        x = w[W_OPEN + i]
+        m = w[W_DOM + i]
+        keep = (m & free_values) | (1 << s.match[a0 + x])
+        rest = m & ~keep
+        while rest != 0:
+            bit = rest & -rest
+            rest ^= bit
+            ry = w[W_REACH + w[W_OWNER + lowest(bit)]]
+            if (ry >> i) & 1 or ry < 0:  # a cycle back to i, or a free value
+                keep |= bit
+        if keep != m:
+            e = a0 + x
+            v = p.cvars[e]
+            if not _narrow(p, s, v, _from_common(p, e, v, keep)):
+                return False
+    return True
+
+
+@njit(cache=True)
+def _locked(p, s, c):
+    """Intersections of all-differents ("locked candidates"): A = c must use every
+    value; a value A can place only in cells it shares with B is placed there, so
+    B's other cells lose it (a sudoku row and box, generally any overlapping pair)."""
+    a, b = p.cstart[c], p.cstart[c + 1]
+    for k in range(p.lc_start[c], p.lc_start[c + 1]):
+        in_a = p.lc_in_a[k]
+        inside = 0
+        outside = 0
+        for e in range(a, b):
+            m = _to_common(p, e, s.dom[p.cvars[e]])
+            if (in_a >> (e - a)) & 1:
+                inside |= m
+            else:
+                outside |= m
+        claim = inside & ~outside
+        if claim == 0:
+            continue
+        other = p.lc_other[k]
+        in_b = p.lc_in_b[k]
+        ob = p.cstart[other]
+        for e in range(ob, p.cstart[other + 1]):
+            if (in_b >> (e - ob)) & 1:
+                continue
+            v = p.cvars[e]
+            m = _to_common(p, e, s.dom[v])
+            if m & claim:
+                if not _narrow(p, s, v, _from_common(p, e, v, m & ~claim)):
+                    return False
+    return True
 
 
 @njit(cache=True)
@@ -484,6 +660,7 @@ def _propagate(p, s):
             ok = _not_equal(p, s, c)
         s.inq[c] = 0
         if not ok:
+            s.weight[c] += 1
             while s.st[QCOUNT] > 0:
                 head = s.st[QHEAD]
                 s.inq[s.queue[head]] = 0
@@ -494,26 +671,61 @@ def _propagate(p, s):
 
 
 @njit(cache=True)
+def _probe(p, s):
+    """Failed-value probing ("shaving"): a value of a two-valued variable whose
+    propagation fails is removed, to a fixpoint. False if the state itself fails.
+    It settles some 25x25 sudokus without a single decision."""
+    n = s.dom.shape[0]
+    changed = True
+    while changed:
+        changed = False
+        for v in range(n):
+            d = s.dom[v]
+            if d == 0 or d & (d - 1) == 0 or popcount(d) > 2:
+                continue
+            m = d
+            while m != 0:
+                bit = m & -m
+                m ^= bit
+                mark = s.st[TRAIL]
+                s.st[PROBES] += 1
+                ok = _narrow(p, s, v, bit) and _propagate(p, s)
+                _undo(s, mark)
+                if not ok:
+                    if not (_narrow(p, s, v, s.dom[v] & ~bit) and _propagate(p, s)):
+                        return False
+                    changed = True
+                    break
+    return True
+
+
+@njit(cache=True)
 def _choose(p, s, depth):
     """Set up the branching of level `depth`; False if every variable is assigned.
 
     The choice with the fewest alternatives wins: the unassigned variable with
-    the fewest values (first declared on ties), or, when it is strictly
+    the fewest values (on ties, the one whose constraints failed most often, then
+    the first declared), or, when it is strictly
     smaller, the places left for a value in an all-different whose values must
     all be used (as Algorithm X's MRV over "row r has digit d" items).
     """
     best = -1
     best_size = 65
     dom = s.dom
+    best_w = 0
     for v in range(dom.shape[0]):
         d = dom[v]
         if d & (d - 1) != 0:
             size = popcount(d)
-            if size < best_size:
-                best_size = size
-                best = v
-                if size == 2:
-                    break
+            if size <= best_size:
+                # Ties go to the variable whose constraints failed most (wdeg).
+                wd = 0
+                for i in range(p.vcstart[v], p.vcstart[v + 1]):
+                    wd += s.weight[p.vcons[i]]
+                if size < best_size or wd > best_w:
+                    best_size = size
+                    best = v
+                    best_w = wd
     if best < 0:
         return False
     s.var_at[depth] = best
@@ -581,7 +793,9 @@ def search(p, s, count_only, budget):
                     s.queue[c] = c
                 st[QHEAD] = 0
                 st[QCOUNT] = p.kind.shape[0]
-                ok = _propagate(p, s)
+                # Probing pays at the root only: below it, the cost of trying
+                # every two-valued variable outweighs the nodes it saves.
+                ok = _propagate(p, s) and _probe(p, s)
             if not ok:
                 st[FAILURES] += 1
                 st[PHASE] = PHASE_DONE
