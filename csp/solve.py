@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from csp import backends
-from csp.backends.base import Progress, Search
+from csp.backends.base import Progress, Search, check_time_limit
 from csp.result import Result
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def solutions(
     `problem.symmetry`) only the canonical solution of each class of
     equivalent ones is listed; see `csp.symmetry`.
     """
+    time_limit = check_time_limit(time_limit)  # inf: no limit; nan: an error
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
         from csp import symmetry as sym
@@ -85,6 +86,7 @@ def count(
     class of equivalent solutions is counted once;
     `stats.extra["raw_solutions"]` says how many solutions the search met.
     """
+    time_limit = check_time_limit(time_limit)
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
         from csp import symmetry as sym

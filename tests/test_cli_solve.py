@@ -52,6 +52,35 @@ def test_a_bad_puzzle_is_reported_and_the_others_solved(capsys, tmp_path):
     assert f"{path}: line 2: a line of 80 symbols" in err
 
 
+def test_a_puzzle_that_fails_to_declare_is_reported_and_the_others_solved(
+        capsys, tmp_path, monkeypatch):
+    from csp.errors import InputError
+    from csp.problems import sudoku
+
+    declare = sudoku.declare
+
+    def refuse_the_second(puzzle, form=None):
+        if puzzle.line == 2:
+            raise InputError("this backend cannot take it")
+        return declare(puzzle, form)
+
+    monkeypatch.setattr(sudoku, "declare", refuse_the_second)
+    sample = (EXAMPLES / "sudoku.txt").read_text().splitlines()[-1]
+    path = tmp_path / "three.txt"
+    path.write_text(f"{sample}\n{sample}\n{sample}\n")
+    code, out, err = run(capsys, "solve", "sudoku", str(path))
+    assert code == 2
+    assert out.splitlines() == [out.splitlines()[0]] * 2 and out.startswith("4173")
+    assert f"{path}: line 2: this backend cannot take it" in err
+
+
+def test_an_unknown_form_is_one_error_not_one_per_puzzle(capsys):
+    code, out, err = run(capsys, "solve", "sudoku", str(EXAMPLES / "sudoku.txt"),
+                         "--form", "bogus")
+    assert code == 2 and out == ""
+    assert err.count("unknown form 'bogus'") == 1
+
+
 def test_all_and_count_on_the_38_solution_sudoku(capsys, monkeypatch, shared_data):
     data = json.loads((shared_data / "sudoku" / "sudoku9_special.json").read_text())
     entry = next(e for e in data["puzzles"] if e["solution_count"] == 38)

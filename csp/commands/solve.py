@@ -32,7 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     kinds = "\n".join(f"  {kind:10} {text}" for kind, text in problems.describe().items())
     parser = sub.add_parser(
         "solve",
-        help="solve the puzzles of a file: sudoku, kakuro, shikaku, polyomino, queens",
+        help=f"solve the puzzles of a file: {', '.join(problems.KINDS)}",
         description="Solve every puzzle of FILE (- for standard input) and print the "
         "first solution of each in the puzzle's own format.",
         epilog=f"puzzle kinds and their input formats:\n{kinds}\n\n"
@@ -98,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if not items:
         # An empty file (or only comments) is almost surely the wrong file.
         raise InputError("no puzzle in the input", source=source)
+    if args.form is not None and args.form not in module.FORMS:
+        raise InputError(f"unknown form {args.form!r} for {args.kind} puzzles; "
+                         f"the forms are: {', '.join(module.FORMS)}")
     up_to = args.up_to_symmetry or getattr(module, "UP_TO_SYMMETRY", False)
     if up_to and not hasattr(module, "symmetry"):
         raise InputError(f"{args.kind} puzzles do not declare their symmetries")
@@ -115,7 +118,16 @@ def run(args: argparse.Namespace) -> int:
                 bad += 1
                 _report_bad(item.located(source=source), args, bar)
                 continue
-            status, stats, count = _solve_one(module, item, args, up_to, progress, bar)
+            try:
+                status, stats, count = _solve_one(module, item, args, up_to, progress, bar)
+            except InputError as error:
+                # Declaring or solving this puzzle failed (say, a backend that
+                # cannot take its model): report it, go on with the others.
+                bad += 1
+                line = getattr(item, "line", None)
+                _report_bad(error.located(line=line if error.line is None else None,
+                                          source=source), args, bar)
+                continue
             solved += count > 0
             _add(totals, stats, count)
             if status is Status.INTERRUPTED:
