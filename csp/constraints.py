@@ -26,10 +26,22 @@ if TYPE_CHECKING:
 VarLike = Any  # a `Variable` or a variable's name
 
 
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+"""The range of every integer of a model (values, constants, weights, sums'
+right-hand sides): the backends keep them in signed 64-bit ints."""
+
+
 class Constraint:
-    """Base class: a scope of variables and a test on complete assignments."""
+    """Base class: a scope of variables and a test on complete assignments.
+
+    A constraint belongs to the one model it was added to: binding resolves
+    its scope against that model (a `Relation` expands its table over that
+    model's domains), so adding it to a second model is an `InputError`.
+    """
 
     kind: str = "constraint"
+    model: Any = None
+    """The model the constraint was added to (None until `Model.add`)."""
 
     def __init__(self, scope: Iterable[VarLike]) -> None:
         self.scope: tuple[Hashable, ...] = tuple(_name(v) for v in scope)
@@ -97,8 +109,9 @@ class Sum:
                     f"Sum has {len(self.variables)} variables but {len(self.weights)} weights"
                 )
 
-    def _compare(self, op: str, rhs: object) -> Linear:
-        return Linear(self.variables, self.weights, op, _integer(rhs, "right-hand side"))
+    def _compare(self, op: str, rhs: object, shift: int = 0) -> Linear:
+        bound = _integer(rhs, "right-hand side") + shift
+        return Linear(self.variables, self.weights, op, _integer(bound, "right-hand side"))
 
     def __eq__(self, rhs: object) -> Linear:  # type: ignore[override]
         return self._compare("==", rhs)
@@ -108,6 +121,26 @@ class Sum:
 
     def __ge__(self, rhs: object) -> Linear:
         return self._compare(">=", rhs)
+
+    def __lt__(self, rhs: object) -> Linear:
+        """Over integers `< k` is `<= k - 1`.
+
+        >>> Sum(["a", "b"]) < 3
+        Linear(1*a + 1*b <= 2)
+        """
+        return self._compare("<=", rhs, -1)
+
+    def __gt__(self, rhs: object) -> Linear:
+        return self._compare(">=", rhs, 1)
+
+    def __ne__(self, rhs: object) -> Linear:  # type: ignore[override]
+        # Without this, Python answers `not (sum == rhs)`: a silent False.
+        names = ", ".join(map(str, (_name(v) for v in self.variables[:6])))
+        raise InputError(
+            f"Sum({names}{', ...' if len(self.variables) > 6 else ''}) != {rhs!r}: a sum "
+            "compares only with ==, <=, >=, < or >; for 'differs from' use a Relation "
+            "or a forbidden Table over its variables"
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -264,6 +297,13 @@ class Compare(Constraint):
         return same if self.op == "==" else not same
 
     def _bind(self, model: Any) -> None:
+        right = self._right
+        if (self.constant is None and _is_number(right)
+                and not isinstance(right, (_VarRef, str)) and right not in model.variables):
+            # `x == 1.5` or `x == True`: a constant, but not an integer one
+            # (not the name of a variable, which would say "unknown variable").
+            raise InputError(f"{self.describe()}: the constant {right!r} is not an integer",
+                             token=right)
         super()._bind(model)
         if len(self.scope) == 2 and self.scope[0] == self.scope[1]:
             raise InputError(f"{self.describe()} compares a variable with itself")
@@ -290,10 +330,28 @@ def _is_int(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+def _is_number(value: object) -> bool:
+    import numbers
+
+    return isinstance(value, numbers.Number)
+
+
 def _integer(value: object, what: str) -> int:
+    """`value` as an int, or an `InputError` naming `what` if it is not an
+    integer or does not fit in a signed 64-bit int.
+
+    >>> _integer(2**70, "domain value of 'x':")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    csp.errors.InputError: domain value of 'x': 1180591620717411303424 does not fit in a ...
+    """
     if not _is_int(value):
         raise InputError(f"{what} {value!r} is not an integer", token=value)
-    return int(value)  # type: ignore[call-overload]
+    number = int(value)  # type: ignore[call-overload]
+    if not INT64_MIN <= number <= INT64_MAX:
+        raise InputError(f"{what} {number} does not fit in a signed 64-bit integer "
+                         "(the backends keep values as int64)", token=value)
+    return number
 
 
 def _name(v: VarLike) -> Hashable:

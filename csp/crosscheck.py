@@ -8,6 +8,16 @@ exact count; a run stopped by the time limit is inconclusive unless it found
 more solutions than a complete run, a solution a complete run lacks, or an
 invalid one.
 
+A backend that could not run the problem at all (it refused it, say
+`bitmask` a variable with more than 64 values, or it raised) is not a
+witness: `report.agree` is then False, `report.failed` lists those runs, the
+report says why each could not run, and its last line is never "all backends
+agree". `agree` is True only when every backend ran and none is proved
+wrong (a run stopped by the time limit is still inconclusive, not wrong).
+
+`csp crosscheck FILE` prints this report; its exit status is 0 when `agree`
+is True, 1 when some backend disagrees *or could not run*, 2 on bad input.
+
 >>> from csp import ExactCover
 >>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
 >>> report = crosscheck(xc, backends=["dlx", "cpsat"])
@@ -83,7 +93,11 @@ class Difference:
 
 @dataclass
 class CrosscheckReport:
-    """The runs, the verdict (`agree`) and the first difference found."""
+    """The runs, the verdict and the first difference found.
+
+    `agree` is True when every backend ran and none was proved wrong;
+    `failed` lists the backends that could not run (then `agree` is False).
+    """
 
     runs: list[Run]
     agree: bool
@@ -92,9 +106,16 @@ class CrosscheckReport:
     difference: Difference | None = None
     problem: Any = None
 
+    @property
+    def failed(self) -> list[Run]:
+        """The runs of the backends that could not run the problem (each with
+        its `error`): their silence proves nothing."""
+        return [run for run in self.runs if run.error is not None]
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "agree": self.agree,
+            "failed": [run.backend for run in self.failed],
             "sets_compared": self.sets_compared,
             "runs": [run.to_dict() for run in self.runs],
             "notes": self.notes,
@@ -133,14 +154,29 @@ class CrosscheckReport:
             lines.append(f"first differing solution: {_show(self.problem, d.solution)}")
             lines.append(f"  found by: {', '.join(d.present_in)}")
             lines.append(f"  missing from: {', '.join(d.missing_from)}")
-        if self.agree:
-            counts = {run.count for run in self.runs if run.complete}
-            if len(counts) == 1:
-                n = counts.pop()
-                lines.append(f"all backends agree: {n} solution{'' if n == 1 else 's'}")
-            else:
-                lines.append("no disagreement found (no complete run to compare)")
+        lines += self._summary()
         return "\n".join(lines)
+
+    def _summary(self) -> list[str]:
+        failed = self.failed
+        wrong = [run for run in self.runs if run.verdict == "disagree"]
+        if wrong:
+            return []  # the notes and the difference say it
+        counts = {run.count for run in self.runs if run.complete}
+        n = counts.pop() if len(counts) == 1 else None
+        found = "" if n is None else f": {n} solution{'' if n == 1 else 's'}"
+        if failed:
+            names = ", ".join(run.backend for run in failed)
+            ran = len(self.runs) - len(failed)
+            head = f"not cross-checked on every backend: {names} could not run (error above)"
+            if ran == 0:
+                return [head]
+            if n is None:
+                return [f"{head}; no disagreement among the others (no complete run)"]
+            return [f"{head}; the {ran} that ran agree{found}"]
+        if n is not None:
+            return [f"all backends agree{found}"]
+        return ["no disagreement found (no complete run to compare)"]
 
 
 def crosscheck(
@@ -204,6 +240,10 @@ def _run(problem: Any, backend: Any, keep: int, time_limit: float | None) -> Run
         run.solutions = None
     except KeyboardInterrupt:
         run.status = Status.INTERRUPTED
+    except Exception as err:  # noqa: BLE001 - a crashing backend is a finding, not a crash
+        run.error = f"{type(err).__name__}: {err}"
+        run.verdict = "error"
+        run.solutions = None
     run.time = time.perf_counter() - started
     return run
 
@@ -272,7 +312,9 @@ def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
             run.verdict = "agree"
     if not sets_compared and complete:
         notes.append(f"solution sets not compared (over {keep:,} solutions): counts compared")
-    return CrosscheckReport(runs, not bad, sets_compared, notes, difference, problem)
+    # A backend that could not run is no witness: the check is incomplete.
+    agree = not bad and all(run.error is None for run in runs)
+    return CrosscheckReport(runs, agree, sets_compared, notes, difference, problem)
 
 
 def _show(problem: Any, solution: Any) -> str:

@@ -61,8 +61,9 @@ class Model:
                 f"{len(self.constraints)} constraints>")
 
     def var(self, name: Hashable, domain: Iterable[int]) -> Variable:
-        """Declare a variable; `domain` is any finite iterable of ints (an empty
-        one is allowed: the model then has no solution)."""
+        """Declare a variable; `domain` is any finite iterable of ints, each
+        fitting in a signed 64-bit int (an empty one is allowed: the model
+        then has no solution)."""
         try:
             hash(name)
         except TypeError:
@@ -86,10 +87,20 @@ class Model:
         return [self.var(name, values) for name in names]
 
     def add(self, constraint: Constraint) -> Constraint:
-        """Add a constraint, checking that its variables belong to this model."""
+        """Add a constraint, checking that its variables belong to this model.
+
+        A constraint object is added to one model, once: its scope is
+        resolved against this model, so sharing it would tie two models.
+        """
         if not isinstance(constraint, Constraint):
             raise InputError(f"{constraint!r} is not a constraint")
+        if constraint.model is self:
+            raise InputError(f"{constraint.describe()} is already in this model")
+        if constraint.model is not None:
+            raise InputError(f"{constraint.describe()} already belongs to another model: "
+                             "build a new constraint for this one")
         constraint._bind(self)
+        constraint.model = self
         self.constraints.append(constraint)
         return constraint
 

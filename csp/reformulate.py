@@ -3,7 +3,8 @@
 - `exact_cover_to_model(xc)`: one 0/1 variable per option; the options of a
   primary item sum to 1; the uncoloured options of a secondary item sum to at
   most 1; an item that takes colours gets one colour variable, forced by the
-  chosen options (so that the lowering adds no solutions).
+  chosen options (so that the lowering adds no solutions), or, past
+  `MAX_COLOUR_VALUES` values, one 0/1 variable per colour.
 - `model_to_exact_cover(m)` (Knuth: a CSP is a special exact cover with
   colours): one primary item per variable and one option per (variable,
   value), which colours the variable's secondary item with the value; a table,
@@ -46,10 +47,18 @@ MAX_TUPLES = 1_000_000
 and wherever a constraint must be given as a table)."""
 
 
+MAX_COLOUR_VALUES = 64
+"""The most values of one colour variable (its colours and "none"): the
+bitmask backend keeps a domain in one 64-bit mask (`MAX_VALUES` of
+`csp.backends.bitmask.compile`), so an item with more colours is encoded with
+one 0/1 variable per colour instead, which every backend takes."""
+
+
 # -- ExactCover -> Model ---------------------------------------------------------------
 
 
-def exact_cover_to_model(xc: ExactCover) -> tuple[Model, Decode]:
+def exact_cover_to_model(xc: ExactCover, *, max_colour_values: int = MAX_COLOUR_VALUES
+                         ) -> tuple[Model, Decode]:
     """The CSP of an exact cover with colours, and the map of its solutions back.
 
     Variables: `("option", k)` in {0, 1} for every option k; `("colour", item)`
@@ -58,7 +67,11 @@ def exact_cover_to_model(xc: ExactCover) -> tuple[Model, Decode]:
     (1-based) local code of its colour. An option that colours the item with
     c forces it to c, an uncoloured one forces it to 0, and a nonzero value
     needs some coloured option: the colour variable is a function of the
-    options, so solutions are in bijection.
+    options, so solutions are in bijection. An item with so many colours that
+    this variable would have more than `max_colour_values` values gets
+    instead `("colour", item, c)` in {0, 1} per colour c (see
+    `_colour_flags`), again a function of the options. Either way the model
+    has size linear in the exact cover's.
 
     >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
     >>> m, decode = exact_cover_to_model(xc)
@@ -70,15 +83,22 @@ def exact_cover_to_model(xc: ExactCover) -> tuple[Model, Decode]:
     arrays = xc.arrays()
     start, items, colours = (arrays[k].tolist() for k in ("start", "items", "colours"))
     n_primary, n_options = xc.n_primary, xc.n_options
-    m = Model(name=xc.name)
-    option_names = [("option", k) for k in range(n_options)]
-    for name in option_names:
-        m.var(name, (0, 1))
     # For every item: the options covering it, with their colour codes.
     covering: list[list[tuple[int, int]]] = [[] for _ in range(xc.n_items)]
     for k in range(n_options):
         for p in range(start[k], start[k + 1]):
             covering[items[p]].append((k, colours[p]))
+    m = Model(name=xc.name)
+    # The flags of the items with many colours come first: see `_colour_flags`.
+    flags = {
+        code: {c: m.var(("colour", xc.items_name(code), xc.colours[c - 1]), (0, 1))
+               for c in _colours(covering[code])}
+        for code in range(n_primary, xc.n_items)
+        if len(_colours(covering[code])) + 1 > max_colour_values
+    }
+    option_names = [("option", k) for k in range(n_options)]
+    for name in option_names:
+        m.var(name, (0, 1))
     for code in range(n_primary):
         options = [option_names[k] for k, _ in covering[code]]
         if not options:
@@ -87,7 +107,10 @@ def exact_cover_to_model(xc: ExactCover) -> tuple[Model, Decode]:
             continue
         m.add(Sum(options) == 1)
     for code in range(n_primary, xc.n_items):
-        _secondary_item(m, xc.items_name(code), covering[code], option_names)
+        if code in flags:
+            _colour_flags(m, covering[code], option_names, flags[code])
+        else:
+            _secondary_item(m, xc.items_name(code), covering[code], option_names)
 
     def decode(solution: Mapping[Hashable, int]) -> tuple[int, ...]:
         return tuple(k for k, name in enumerate(option_names) if solution[name])
@@ -95,11 +118,16 @@ def exact_cover_to_model(xc: ExactCover) -> tuple[Model, Decode]:
     return m, decode
 
 
+def _colours(covering: list[tuple[int, int]]) -> list[int]:
+    """The distinct colour codes the options of an item give it."""
+    return sorted({c for _, c in covering if c})
+
+
 def _secondary_item(
     m: Model, item: Hashable, covering: list[tuple[int, int]], option_names: list[Hashable]
 ) -> None:
     uncoloured = [option_names[k] for k, c in covering if c == 0]
-    distinct = sorted({c for _, c in covering if c})
+    distinct = _colours(covering)
     if len(uncoloured) > 1:
         m.add(Sum(uncoloured) <= 1)
     if not distinct or (len(distinct) == 1 and not uncoloured):
@@ -116,6 +144,39 @@ def _secondary_item(
     coloured = [option_names[k] for k, c in covering if c]
     top = len(distinct)
     m.add(Sum(coloured + [colour], [top] * len(coloured) + [-1]) >= 0)
+
+
+def _colour_flags(
+    m: Model, covering: list[tuple[int, int]], option_names: list[Hashable],
+    flags: dict[int, Any],
+) -> None:
+    """An item with many colours: its flag `("colour", item, c)` in {0, 1}
+    says "the item has colour c". A chosen option coloured c sets the flag; a
+    set flag needs a chosen option coloured c (so each flag is a function of
+    the options); at most one flag, or one uncoloured option, may be set.
+    Each covering option is in at most two of these constraints: linear size.
+
+    The implications are tables, not sums with a negative weight, and the
+    flags are declared before the options: python-constraint prunes by
+    forward checking with tables, and orders variables by their number of
+    constraints, then by declaration; a flag set first then rules out every
+    option of another colour at once. (Otherwise it would try the subsets of
+    the options before looking at the flags: 70 colours took minutes.)
+    """
+    by_colour: dict[int, list[Hashable]] = {c: [] for c in flags}
+    for k, c in covering:
+        if c:
+            by_colour[c].append(option_names[k])
+    for c, flag in flags.items():
+        options = by_colour[c]
+        if len(options) == 1:
+            m.add(Table([options[0], flag], [(0, 0), (1, 1)]))  # flag == the option
+            continue
+        for option in options:
+            m.add(Table([option, flag], [(0, 0), (0, 1), (1, 1)]))  # option => flag
+        m.add(Sum(options + [flag], [1] * len(options) + [-1]) >= 0)  # flag => some option
+    uncoloured = [option_names[k] for k, c in covering if c == 0]
+    m.add(Sum(list(flags.values()) + uncoloured) <= 1)
 
 
 # -- Model -> ExactCover ---------------------------------------------------------------

@@ -7,14 +7,20 @@ is a failure, loudly), and the reports hold what they should.
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
+import time
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from csp import ExactCover
+from csp import AllDifferent, ExactCover, Model
 from csp.bench import instances, report, runner, solvers
 from csp.cli import main
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 def _tiny() -> list[instances.Instance]:
@@ -56,6 +62,111 @@ def test_collections_are_checked_puzzle_by_puzzle() -> None:
                               lambda form: [q4, q6])
     [first] = runner.measure(solvers.by_name("dlx"), both, repeat=0)
     assert first["status"] == "WRONG" and "puzzle 0: counted 2, known answer 3" in first["note"]
+
+
+class _Cut(solvers.Solver):
+    """A test double: a solver whose run is cut by the time limit with `counts`."""
+
+    name = "cut"
+
+    def __init__(self, counts: list[int]) -> None:
+        self.counts = counts
+
+    def count(self, prepared: Any, time_limit: float | None) -> solvers.Outcome:
+        return solvers.Outcome(list(self.counts), "TIME_LIMIT")
+
+
+def test_a_cut_run_that_already_counted_too_many_is_wrong() -> None:
+    one = replace(instances.queens(6), expected=(4,))
+    [record] = runner.measure(_Cut([5]), one, repeat=1)
+    assert record["status"] == "WRONG"
+    assert "puzzle 0: counted 5 before the time limit (TIME_LIMIT), known answer 4" \
+        in record["note"]
+    [record] = runner.measure(_Cut([3]), one, repeat=1)
+    assert record["status"] == "timeout"  # a lower bound below the answer: inconclusive
+    # In a collection, the puzzles before the cut one were counted completely.
+    three = replace(one, expected=(4, 4, 4), build=lambda form: [None] * 3)
+    assert runner.judge([4, 3, 2], "TIME_LIMIT", (4, 4, 4), 1.0)["status"] == "WRONG"
+    assert runner.judge([4, 5], "TIME_LIMIT", (4, 4, 4), 1.0)["status"] == "WRONG"
+    assert runner.judge([4, 4], "TIME_LIMIT", (4, 4, 4), 1.0)["status"] == "timeout"
+    [record] = runner.measure(_Cut([4, 9]), three, repeat=1)
+    assert record["status"] == "WRONG" and "puzzle 1: counted 9" in record["note"]
+
+
+def test_an_instance_of_no_suite_runs_in_a_worker() -> None:
+    # bench_dlx.py --small uses these 73 words: the worker must find them by name.
+    inst = instances.word_squares(5, "abcd", 20)
+    assert instances.get(inst.name).expected == (2136,)
+    records = runner.measure_isolated(solvers.by_name("dlx"), [instances.queens(4)],
+                                      repeat=0, time_limit=10)
+    assert [r["status"] for r in records] == ["ok"]
+
+
+def test_a_worker_that_dies_leaves_an_error_record_with_the_version() -> None:
+    [q4] = instances.queens(4).problems("exact-cover")
+    unknown = instances.Instance("in-no-catalogue", "queens", ("exact-cover",), (2,),
+                                 lambda form: [q4])
+    solver = solvers.by_name("dlx")
+    [record] = runner.measure_isolated(solver, [unknown], repeat=0, time_limit=10)
+    assert record["status"] == "error" and "unknown instance" in record["note"]
+    assert record["version"] == solver.version()
+
+
+def _script(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_instance_of_bench_dlx_can_be_found_by_name(shared_data) -> None:
+    script = _script("bench_dlx")
+    for small in (True, False):
+        for inst in script.lineup(small):
+            assert instances.get(inst.name).expected == inst.expected
+
+
+@pytest.mark.parametrize("name", ["ortools", "python-constraint2"])
+def test_csp_peers_through_their_own_api(name: str) -> None:
+    solver = solvers.by_name(name)
+    if solver.unavailable():
+        pytest.skip(solver.unavailable())
+    assert solver.kind == "peer" and solver.name not in {"cpsat", "python-constraint"}
+    for inst in (instances.queens(6), _two_models()):
+        records = runner.measure(solver, inst, repeat=1)
+        assert [r["status"] for r in records] == ["ok", "ok"], records
+        assert records[0]["prep_time"] > 0  # the package's model is built in prep
+
+
+def _two_models() -> instances.Instance:
+    """A CSP-only collection: 4 values for 3 variables, then 3 pigeons in 2 holes."""
+    def build(form: str) -> list[Model]:
+        out = []
+        for n, holes in ((3, 4), (3, 2)):
+            m = Model()
+            m.add(AllDifferent([m.var(i, range(holes)) for i in range(n)]))
+            out.append(m)
+        return out
+
+    return instances.Instance("two-models", "t", ("model",), (24, 0), build)
+
+
+def test_python_constraint_peer_stops_at_its_time_limit() -> None:
+    solver = solvers.by_name("python-constraint2")
+    if solver.unavailable():
+        pytest.skip(solver.unavailable())
+
+    def pigeons(form: str) -> list[Model]:
+        m = Model()
+        m.add(AllDifferent([m.var(i, range(11)) for i in range(12)]))  # minutes in full
+        return [m]
+
+    inst = instances.Instance("pigeons-12", "t", ("model",), (0,), pigeons)
+    started = time.perf_counter()
+    [record] = runner.measure(solver, inst, repeat=1, time_limit=0.3)
+    assert record["status"] == "timeout" and record["search_status"] == "TIME_LIMIT"
+    assert time.perf_counter() - started < 5
 
 
 def test_a_peer_that_cannot_express_colours_is_noted_not_failed() -> None:
@@ -114,6 +225,19 @@ def test_command_compare(bench: runner.BenchRun, tmp_path, capsys) -> None:
     assert main(["bench", "--compare", str(path), str(path)]) == 0
     assert "2 about the same" in capsys.readouterr().out
     assert main(["bench", "--compare", str(path), str(tmp_path / "absent.json")]) == 2
+
+
+@pytest.mark.parametrize("text", ["{}", "[]", '{"records": []}', '{"records": [{"x": 1}]}',
+                                  '{"records": [], "summary": [{"instance": "q"}]}', "nope"])
+def test_command_compare_refuses_what_is_not_a_bench_record(
+        bench: runner.BenchRun, tmp_path, capsys, text: str) -> None:
+    good, bad = tmp_path / "run.json", tmp_path / "bad.json"
+    report.write_json(bench, good)
+    bad.write_text(text)
+    assert main(["bench", "--compare", str(good), str(bad)]) == 2
+    assert main(["bench", "--compare", str(bad), str(good)]) == 2
+    err = capsys.readouterr().err
+    assert "not a csp bench JSON record" in err and "bad.json" in err
 
 
 def test_command_runs_a_suite_in_workers(tmp_path, capsys) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("ortools")
 
-from csp import AllDifferent, ExactCover, Model, Status, Sum, Table  # noqa: E402
+from csp import AllDifferent, ExactCover, InputError, Model, Status, Sum, Table  # noqa: E402
 from csp.backends.cpsat import CPSATBackend, CPSATSearch  # noqa: E402
 
 
@@ -131,3 +131,23 @@ def test_edge_models(cpsat: CPSATBackend) -> None:
 def test_search_class_rejects_bad_limits() -> None:
     with pytest.raises(ValueError):
         CPSATSearch(Model(), limit=-1)
+
+
+def test_values_beyond_cpsat_bound_are_refused_by_name(cpsat: CPSATBackend) -> None:
+    # Model.var takes any signed 64-bit value; CP-SAT takes +-(2**62 - 1).
+    m = Model()
+    m.var("x", [0, 2**62 - 1, -(2**62 - 1)])
+    assert cpsat.count(m).count == 3
+    for value in (2**62, -(2**62), 2**63 - 1):
+        m = Model()
+        m.var("big", [0, value])
+        with pytest.raises(InputError, match=rf"variable 'big' has the value {value}.*CP-SAT"):
+            cpsat.count(m)
+
+
+def test_an_invalid_model_says_why(cpsat: CPSATBackend) -> None:
+    m = Model()
+    xs = [m.var(i, [0, 2**62 - 1]) for i in range(2)]
+    m.add(Sum(xs) <= 5)
+    with pytest.raises(InputError, match="invalid: Possible integer overflow"):
+        cpsat.count(m)

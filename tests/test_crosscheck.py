@@ -12,6 +12,7 @@ import pytest
 from csp import AllDifferent, ExactCover, Model, Status, Sum, backends, crosscheck
 from csp.backends.base import Search
 from csp.cli import main
+from csp.errors import InputError
 from csp.result import Result
 
 # -- the problems, declared here so that the test depends on no puzzle module ----------
@@ -292,6 +293,37 @@ def test_time_limited_run_is_inconclusive() -> None:
     assert report.agree
 
 
+def wide_model() -> Model:
+    """A variable of 70 values: more than the bitmask backend's 64-bit masks take."""
+    m = Model("wide")
+    m.add(m.var("x", range(70)) == 3)
+    return m
+
+
+def test_a_backend_that_could_not_run_is_no_agreement() -> None:
+    report = crosscheck(wide_model(), backends=["cpsat", "bitmask"])
+    cpsat, bitmask = report.runs
+    assert (cpsat.count, cpsat.verdict) == (1, "agree")
+    assert bitmask.verdict == "error" and "64" in (bitmask.error or "")
+    assert not report.agree and report.failed == [bitmask]
+    text = str(report)
+    assert "all backends agree" not in text
+    assert text.splitlines()[-1].startswith("not cross-checked on every backend: bitmask")
+    assert report.to_dict()["failed"] == ["bitmask"]
+
+
+def test_a_backend_that_crashes_is_reported_not_raised() -> None:
+    class Crashing(DroppingBackend):
+        name = "crashing"
+
+        def solutions(self, problem: Any, **_: Any) -> Search:
+            raise OverflowError("Python int too large to convert to C long")
+
+    report = crosscheck(queens_xc(4), backends=["dlx", Crashing()])
+    assert not report.agree and [run.backend for run in report.failed] == ["crashing"]
+    assert report.failed[0].error == "OverflowError: Python int too large to convert to C long"
+
+
 def test_counts_only_past_the_limit() -> None:
     report = crosscheck(queens_xc(6), backends=["dlx", "cpsat"], limit=2)
     assert report.agree and not report.sets_compared
@@ -325,6 +357,28 @@ def test_cli_disagree(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     assert main(["crosscheck", str(path), "--backends", "dlx,broken"]) == 1
     out = capsys.readouterr().out
     assert "disagree" in out and "missing from: broken" in out
+
+
+def test_cli_exits_1_when_a_backend_could_not_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # 70 colours of one secondary item: pK alone or pK with s coloured K, so
+    # 1 + 70 solutions. The lowering to a model must not need a 71-value
+    # variable, so bitmask takes it and they agree ...
+    path = tmp_path / "colours.xc"
+    path.write_text(" ".join(f"p{k}" for k in range(70)) + " | s\n"
+                    + "".join(f"p{k} s:{k}\np{k}\n" for k in range(70)))
+    assert main(["crosscheck", str(path), "--backends", "dlx,bitmask"]) == 0
+    assert "all backends agree: 71 solutions" in capsys.readouterr().out
+    # ... but a backend that cannot run makes the check incomplete: exit 1.
+    monkeypatch.setattr(backends.get("bitmask"), "solutions", _refuse)
+    assert main(["crosscheck", str(path), "--backends", "dlx,bitmask"]) == 1
+    out = capsys.readouterr().out
+    assert "all backends agree" not in out and "bitmask could not run" in out
+
+
+def _refuse(problem: Any, **_: Any) -> Search:
+    raise InputError("refused for the test")
 
 
 def test_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

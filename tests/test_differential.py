@@ -119,3 +119,20 @@ def test_random_exact_covers(runslow: bool) -> None:
 
 def test_random_models(runslow: bool) -> None:
     given(models())(_settings(runslow)(lambda m: _agree(m)))()
+
+
+def test_random_exact_covers_with_colour_flags(runslow: bool) -> None:
+    """The lowering of an item with many colours (0/1 flags instead of one
+    colour variable; forced here on every coloured item) on every backend."""
+    from csp import solutions
+    from csp.reformulate import exact_cover_to_model
+
+    def check(xc: ExactCover) -> None:
+        expected = sorted(solutions(xc, backend="dlx"))
+        assert all(not xc.check(s) for s in expected)
+        m, decode = exact_cover_to_model(xc, max_colour_values=2)
+        for name in backends.available():
+            found = sorted(decode(s) for s in solutions(m, backend=name))
+            assert found == expected, (name, xc.to_text())
+
+    given(exact_covers())(_settings(runslow)(check))()

@@ -146,3 +146,61 @@ def test_table_allowed_within_domains() -> None:
     assert t.allowed([(0, 1), (0, 1)]) == [(0, 0)]
     f = Table(["a", "b"], [(0, 0)], forbidden=True)
     assert f.allowed([(0, 1), (0,)]) == [(1, 0)]
+
+
+def test_a_constraint_belongs_to_one_model() -> None:
+    m, other = Model(), Model()
+    x, y = m.var("x", [1, 2]), m.var("y", [1, 2])
+    other.var("x", [1, 2])
+    other.var("y", [1, 2])
+    c = m.add(AllDifferent([x, y]))
+    assert c.model is m
+    # Its scope is names by now: the same names in another model must not pass.
+    with pytest.raises(InputError, match=r"AllDifferent\(x, y\) already belongs to another"):
+        other.add(c)
+    with pytest.raises(InputError, match="already in this model"):
+        m.add(c)
+    assert other.constraints == [] and m.constraints == [c]
+    # A constraint that failed to bind is still free to be fixed and added.
+    d = Sum(["x", "z"]) == 2
+    with pytest.raises(InputError, match="unknown variable 'z'"):
+        m.add(d)
+    assert d.model is None
+
+
+@pytest.mark.parametrize("value", [2**70, 2**63, -(2**63) - 1])
+def test_domain_values_must_fit_in_int64(value: int) -> None:
+    m = Model()
+    with pytest.raises(InputError, match=rf"'x'.*{value}.*signed 64-bit"):
+        m.var("x", [0, value])
+    assert m.var("y", [2**63 - 1, -(2**63)]).domain == (-(2**63), 2**63 - 1)
+    with pytest.raises(InputError, match="64-bit"):
+        Sum(["y"]) <= 2**64  # noqa: B015 - the comparison builds the constraint
+    with pytest.raises(InputError, match="64-bit"):
+        Table(["y"], [(2**64,)])
+
+
+def test_sum_comparisons() -> None:
+    m = Model()
+    xs = m.vars("abc", range(3))
+    with pytest.raises(InputError, match=r"Sum\(a, b, c\) != 2: a sum compares only"):
+        m.add(Sum(xs) != 2)  # used to be a silent False
+    with pytest.raises(InputError, match="!= 2"):
+        2 != Sum(xs)  # noqa: B015
+    less, more = m.add(Sum(xs) < 2), m.add(Sum(xs, [1, 2, 3]) > 9)
+    assert (less.op, less.rhs, more.op, more.rhs) == ("<=", 1, ">=", 10)
+    flipped = 2 < Sum(xs)  # Python turns it into Sum(xs) > 2
+    assert (flipped.op, flipped.rhs) == (">=", 3)
+
+
+@pytest.mark.parametrize("constant", [1.5, True, False])
+def test_compare_with_a_constant_that_is_not_an_integer(constant: object) -> None:
+    m = Model()
+    x = m.var("x", range(3))
+    with pytest.raises(InputError, match=rf"the constant {constant!r} is not an integer"):
+        m.add(x == constant)
+    with pytest.raises(InputError, match="is not an integer"):
+        m.add(x != constant)
+    # A variable may still be named by a number that is not an int.
+    m.var(2.5, range(3))
+    assert m.add(x != 2.5).scope == ("x", 2.5)

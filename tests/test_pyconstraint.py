@@ -4,6 +4,8 @@ limits."""
 from __future__ import annotations
 
 import itertools
+import signal
+import time
 
 import pytest
 
@@ -105,3 +107,59 @@ def test_limits_and_statistics(pyc: PythonConstraintBackend) -> None:
     next(search)
     search.close()
     assert search.status is Status.INTERRUPTED and list(search) == []
+
+
+def pigeons(n: int) -> Model:
+    """n pigeons in n - 1 holes: no solution, and a long search to find that."""
+    m = Model()
+    m.add(AllDifferent([m.var(i, range(n - 1)) for i in range(n)]))
+    return m
+
+
+def test_time_limit_stops_a_search_that_finds_nothing(pyc: PythonConstraintBackend) -> None:
+    # 11 pigeons take python-constraint about 30 s; the limit must cut in
+    # during the search, not at the next solution.
+    started = time.perf_counter()
+    result = pyc.count(pigeons(11), time_limit=0.3)
+    assert (result.count, result.status) == (0, Status.TIME_LIMIT)
+    assert time.perf_counter() - started < 3
+    search = pyc.solutions(pigeons(11), time_limit=0.3)
+    started = time.perf_counter()
+    assert list(search) == [] and search.status is Status.TIME_LIMIT
+    assert time.perf_counter() - started < 3
+
+
+def test_progress_is_reported_during_a_search_without_solutions(
+        pyc: PythonConstraintBackend) -> None:
+    seen: list[float] = []
+    result = pyc.count(pigeons(11), time_limit=0.7, progress=lambda s: seen.append(s.time))
+    assert result.status is Status.TIME_LIMIT and seen
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs POSIX interval timers")
+def test_ctrl_c_interrupts_a_search_that_finds_nothing(pyc: PythonConstraintBackend) -> None:
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        started = time.perf_counter()
+        result = pyc.count(pigeons(11))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert (result.count, result.status) == (0, Status.INTERRUPTED)
+    assert time.perf_counter() - started < 3
+
+
+def test_the_clock_constraint_changes_no_answer(pyc: PythonConstraintBackend) -> None:
+    # A single variable (which python-constraint would pre-process away)
+    # and a model whose every node calls the clock many times over.
+    m = Model()
+    m.add(m.var("x", range(3)) != 1)
+    assert solved(pyc, m) == brute_force(m)
+    assert pyc.count(pigeons(7)).count == 0
+    m = Model()
+    m.add(AllDifferent([m.var(i, range(6)) for i in range(5)]))
+    assert pyc.count(m).count == 720

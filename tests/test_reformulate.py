@@ -9,6 +9,7 @@ import pytest
 
 from csp import AllDifferent, ExactCover, InputError, Model, Relation, Sum, Table
 from csp.reformulate import (
+    MAX_COLOUR_VALUES,
     allowed_tuples,
     exact_cover_to_model,
     lower,
@@ -105,6 +106,51 @@ def test_exact_cover_to_model_is_a_bijection(text: str) -> None:
     lowered = [decode(s) for s in model_solutions(m)]
     assert len(lowered) == len(set(lowered)), "two model solutions decode alike"
     assert set(lowered) == xc_solutions(xc)
+
+
+@pytest.mark.parametrize("text", [
+    TINY_XCC,
+    "a | x\na x:1\na x:2\na x\n",
+    "a b | x\na x:1\nb x:1\nb x:2\na x\nb\n",
+    "a b c | x y\na x:1 y\nb x:1\nc y:2\nc x:2\nb y:2\nc\n",
+    "a b c | x\na x:1\nb x:2\nc x:3\na b x\nb c x:3\nc\nb\n",
+])
+def test_many_colours_as_flags_is_a_bijection(text: str) -> None:
+    # The encoding of an item with more colours than a colour variable may
+    # have values, forced here on small instances to compare with brute force.
+    xc = ExactCover.from_text(text)
+    m, decode = exact_cover_to_model(xc, max_colour_values=2)
+    assert any(len(name) == 3 and name[0] == "colour" for name in m.variables)
+    lowered = [decode(s) for s in model_solutions(m)]
+    assert len(lowered) == len(set(lowered)), "two model solutions decode alike"
+    assert set(lowered) == xc_solutions(xc)
+
+
+def many_colours(n: int) -> ExactCover:
+    """Primary items p0..p{n-1}, one secondary item s; pK alone or pK with s
+    coloured K: 1 + n solutions (s takes at most one colour)."""
+    xc = ExactCover([f"p{k}" for k in range(n)], ["s"])
+    for k in range(n):
+        xc.add_option([f"p{k}", ("s", str(k))])
+        xc.add_option([f"p{k}"])
+    return xc
+
+
+def test_seventy_colours_lower_for_every_backend() -> None:
+    from csp import backends, count
+
+    xc = many_colours(70)
+    m, decode = exact_cover_to_model(xc)
+    # No variable wider than the bitmask backend's 64-bit masks ...
+    assert max(len(v.domain) for v in m.variables.values()) <= MAX_COLOUR_VALUES
+    # ... and linear size: each option appears in a bounded number of constraints.
+    assert len(m.constraints) <= 3 * xc.n_options + xc.n_items
+    for name in backends.available():
+        result = count(xc, backend=name)
+        assert (result.count, result.status.value) == (71, "COMPLETE"), name
+    # Up to 63 colours the single colour variable is kept.
+    m63, _ = exact_cover_to_model(many_colours(63))
+    assert len(m63.variables[("colour", "s")].domain) == 64
 
 
 def test_exact_cover_to_model_uncoverable_item() -> None:

@@ -40,6 +40,11 @@ from csp.model import Model
 from csp.reformulate import allowed_tuples
 from csp.result import Result, Stats, Status
 
+MAX_VALUE = (1 << 62) - 1
+"""CP-SAT's bound on domain values, `kint64max / 2` (its validator refuses
+more, to keep room for its own int64 arithmetic): tighter than the signed
+64-bit range `Model.var` allows, which the other backends take."""
+
 QUEUE_SIZE = 256
 """Solutions the solver may run ahead of the consumer: bounded, so enumerating
 never holds more than this many."""
@@ -66,6 +71,8 @@ def _compile_model(m: Model) -> Compiled:
     names = list(m.variables)
     if any(not m.variables[x].domain for x in names):
         return Compiled(None, lambda _: None)
+    for x in names:
+        _check_range(x, m.variables[x].domain)
     model = cp_model.CpModel()
     xs = [
         model.new_int_var_from_domain(Domain.from_values(list(m.variables[x].domain)), f"x{i}")
@@ -103,6 +110,22 @@ def _compile_model(m: Model) -> Compiled:
         return {x: source.value(v) for x, v in zip(names, xs)}
 
     return Compiled(model, read)
+
+
+def _check_range(name: Any, domain: tuple[int, ...]) -> None:
+    """Refuse, naming the variable, a value CP-SAT would reject (it would only
+    say "model invalid" once solving).
+
+    >>> _check_range("x", (0, 1 << 62))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    csp.errors.InputError: variable 'x' has the value 4611686018427387904, beyond CP-SAT's ...
+    """
+    for value in (domain[0], domain[-1]) if domain else ():
+        if abs(value) > MAX_VALUE:
+            raise InputError(f"variable {name!r} has the value {value}, beyond CP-SAT's bound of "
+                             "+-(2**62 - 1): use bitmask, python-constraint or dlx, which take "
+                             "any signed 64-bit value", token=name)
 
 
 def _compile_exact_cover(xc: ExactCover) -> Compiled:
@@ -354,7 +377,11 @@ class CPSATSearch(Search):
         elif outcome == cp_model.FEASIBLE and not enumerated:
             status = Status.SOLUTION_LIMIT  # limit=1: the one solution asked for
         elif outcome == cp_model.MODEL_INVALID:
-            raise InputError("cpsat rejected the model as invalid")
+            assert self.compiled.model is not None
+            # Say why, in CP-SAT's own words (on one line).
+            reason = " ".join(self.compiled.model.validate().split())
+            raise InputError("cpsat rejected the model as invalid"
+                             + (f": {reason}" if reason else ""))
         else:  # FEASIBLE or UNKNOWN without our asking: CP-SAT's own time limit
             status = Status.TIME_LIMIT
         if self.count_only:

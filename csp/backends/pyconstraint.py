@@ -6,9 +6,13 @@ what a cross-check wants. Constraints map onto its built-ins where they exist
 (all-different, exact/min/max sums with multipliers, in-set, all-equal); a
 table is a function constraint over a set of tuples.
 
-It has no time limit of its own: `time_limit` is honoured by checking the
-clock between solutions, so a long stretch of search without a solution is
-not cut short until the next solution (or the end).
+It has no time limit of its own, and its compiled search loop never looks at
+Python's signal flag, so neither a time limit checked between solutions nor
+Ctrl-C would stop a long stretch of search without a solution. `build` adds
+a `_Clock`: a constraint over every variable, which accepts every
+assignment but is called at each node, in Python; every `_Clock.EVERY` calls
+it checks the time limit and reports progress, and its Python frame is where
+a pending Ctrl-C is delivered.
 
 >>> from csp import Model, AllDifferent
 >>> m = Model()
@@ -21,7 +25,7 @@ not cut short until the next solution (or the end).
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, ClassVar
 
 import constraint as pc
@@ -65,10 +69,49 @@ _MIN = _guarded(pc.MinSumConstraint)
 _MAX = _guarded(pc.MaxSumConstraint)
 
 
-def build(m: Model) -> pc.Problem | None:
+class _OutOfTime(Exception):
+    """Raised by `_Clock` inside python-constraint's search to end it."""
+
+
+class _Clock(pc.Constraint):
+    """A constraint that accepts everything and keeps the search responsive.
+
+    python-constraint calls the constraints of a variable each time it gives
+    the variable a value; this one, added last over every variable, is
+    called once per value that passes the others, i.e. at every node. Every
+    `EVERY` calls it runs `tick` (which may raise `_OutOfTime`); being Python
+    code, it is also where the interpreter raises a pending
+    KeyboardInterrupt. Adding it to every variable's constraints leaves
+    python-constraint's variable order (by number of constraints, then
+    domain size) unchanged.
+    """
+
+    EVERY = 256
+
+    def __init__(self, tick: Callable[[], None] | None = None) -> None:
+        self.tick = tick
+        self._countdown = self.EVERY
+
+    def __call__(self, variables: Any, domains: Any, assignments: Any,  # noqa: D102
+                 forwardcheck: Any = False) -> bool:
+        self._countdown -= 1
+        if self._countdown <= 0:
+            self._countdown = self.EVERY
+            if self.tick is not None:
+                self.tick()
+        return True
+
+    def preProcess(self, variables: Any, domains: Any, constraints: Any,  # noqa: N802, D102
+                   vconstraints: Any) -> None:
+        # Never pruned away, even over a single variable: nothing to do here.
+        return None
+
+
+def build(m: Model, clock: _Clock | None = None) -> pc.Problem | None:
     """The python-constraint `Problem` of `m`, its variables numbered 0..n-1
     in declaration order (so that any hashable name works); None if some
-    domain is empty (python-constraint refuses empty domains)."""
+    domain is empty (python-constraint refuses empty domains). `clock`, if
+    given, is added last over every variable."""
     names = list(m.variables)
     if any(not m.variables[x].domain for x in names):
         return None
@@ -104,6 +147,8 @@ def build(m: Model) -> pc.Problem | None:
                 domains = [m.variables[x].domain for x in c.scope]
                 rows, inside = frozenset(allowed_tuples(c, domains)), True
             problem.addConstraint(pc.FunctionConstraint(_member(rows, inside)), scope)
+    if clock is not None and names:
+        problem.addConstraint(clock, list(range(len(names))))
     return problem
 
 
@@ -127,13 +172,26 @@ class PythonConstraintSearch(Search):
         if time_limit is not None and time_limit < 0:
             raise ValueError(f"time_limit must be >= 0, not {time_limit}")
         self.names: list[Hashable] = list(m.variables)
-        self.problem = build(m)
+        self.problem = build(m, _Clock(self._tick))
         self.limit = limit
         self.time_limit = time_limit
         self.progress = progress
         self._iterator: Iterator[dict[int, int]] | None = None
         self._started: float | None = None
         self._last_progress = 0.0
+
+    def _tick(self) -> None:
+        """Called by the `_Clock` during the search: enforce the time limit
+        (by raising `_OutOfTime` through the solver) and report progress."""
+        if self._started is None:
+            return
+        now = time.perf_counter()
+        if self.time_limit is not None and now - self._started >= self.time_limit:
+            raise _OutOfTime
+        if self.progress is not None and now - self._last_progress >= self.PROGRESS_SECONDS:
+            self._last_progress = now
+            self.stats.time = now - self._started
+            self.progress(self.stats)
 
     def _solutions(self) -> Iterator[dict[int, int]]:
         if self.problem is None:
@@ -163,6 +221,9 @@ class PythonConstraintSearch(Search):
             raw = next(self._iterator)
         except StopIteration:
             self._finish(Status.COMPLETE)
+            return None
+        except _OutOfTime:
+            self._finish(Status.TIME_LIMIT)
             return None
         except KeyboardInterrupt:
             self._finish(Status.INTERRUPTED)

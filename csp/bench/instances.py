@@ -436,8 +436,17 @@ SUITES: dict[str, list[Callable[[], Instance]]] = {
 }
 """Suite name -> instance factories, in report order."""
 
+OTHERS: list[Callable[[], Instance]] = [
+    *(lambda key=key: word_squares(*key) for key in WORD_SQUARES),
+    *(lambda n=n: queens(n) for n in range(4, 16)),
+    *(lambda board=board: pentominoes(board) for board in ("3x20", "4x15", "5x12", "6x10",
+                                                            "8x8-hole")),
+]
+"""Instances in no suite that scripts (such as `bench/bench_dlx.py --small`) use:
+`get` finds them by name too, so that a worker process can build them."""
+
 NAMED: dict[str, Callable[[], Instance]] = {}
-"""Instance name -> factory (filled from the suites below)."""
+"""Instance name -> factory (filled from the suites and `OTHERS`)."""
 
 
 def suite(name: str, skipped: list[tuple[str, str]] | None = None) -> list[Instance]:
@@ -459,12 +468,27 @@ def suite(name: str, skipped: list[tuple[str, str]] | None = None) -> list[Insta
 
 
 def get(name: str) -> Instance:
-    """The instance called `name` (from any suite)."""
+    """The instance called `name` (from any suite, or `OTHERS`).
+
+    >>> get("word-square-5x5-73words").expected
+    (2136,)
+    """
     if name not in NAMED:
         for suite_name in SUITES:
             suite(suite_name)
             if name in NAMED:
                 break
     if name not in NAMED:
+        _register(OTHERS)
+    if name not in NAMED:
         raise KeyError(f"unknown instance {name!r}")
     return NAMED[name]()
+
+
+def _register(factories: Sequence[Callable[[], Instance]]) -> None:
+    """Name the instances of `factories` that can be built here."""
+    for factory in factories:
+        try:
+            NAMED.setdefault(factory().name, factory)
+        except Missing:
+            continue

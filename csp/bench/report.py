@@ -192,11 +192,43 @@ def write_all(bench: BenchRun, out: Path) -> list[Path]:
     return written
 
 
+RECORD_KEYS = ("instance", "solver", "status")
+"""What every record and summary row of a bench JSON file has."""
+
+
 def load(path: Path | str) -> dict[str, Any]:
+    """A saved `bench.json` (or `bench_dlx.json`); `ValueError` saying what is
+    missing if the file is not one (so that `--compare` never compares
+    nothing and calls it a success)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
+    check_record(data)
     if "summary" not in data:
-        data["summary"] = summarise(data.get("records", []))
+        data["summary"] = summarise(data["records"])
     return data
+
+
+def check_record(data: Any) -> None:
+    """Raise `ValueError` unless `data` looks like a bench run's JSON: an
+    object with a list of `records`, each with an instance, a solver and a
+    status (and, if present, a `summary` of the same kind of rows).
+
+    >>> check_record({})
+    Traceback (most recent call last):
+        ...
+    ValueError: no "records" list: not the JSON of a csp bench run
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
+        raise ValueError('no "records" list: not the JSON of a csp bench run')
+    if "summary" in data and not isinstance(data["summary"], list):
+        raise ValueError('"summary" is not a list')
+    rows = [(row, RECORD_KEYS) for row in data["records"]]
+    rows += [(row, (*RECORD_KEYS, "median")) for row in data.get("summary", [])]
+    for row, keys in rows:
+        missing = [k for k in keys if not isinstance(row, dict) or k not in row]
+        if missing:
+            raise ValueError(f"a record without {', '.join(missing)}: {str(row)[:80]}")
+    if not data["records"] and not data.get("summary"):
+        raise ValueError("no records: the run measured nothing")
 
 
 def compare(old: dict[str, Any], new: dict[str, Any], threshold: float = 0.10) -> str:

@@ -84,25 +84,46 @@ def measure(solver: Solver, instance: Instance, *, repeat: int = 3,
             break
         record.update(time=elapsed, count=sum(outcome.counts), search_status=outcome.status,
                       nodes=outcome.nodes, stats=outcome.stats)
-        if outcome.status != "COMPLETE":
-            record.update(status=TIMEOUT, note=f"{outcome.status} after {elapsed:.1f}s: "
-                          f"{len(outcome.counts)} of {instance.size} puzzles reached")
-        elif tuple(outcome.counts) != tuple(instance.expected):
-            wrong = [k for k, (got, want) in enumerate(zip(outcome.counts, instance.expected))
-                     if got != want]
-            first = wrong[0] if wrong else len(outcome.counts)
-            got = outcome.counts[first] if first < len(outcome.counts) else None
-            record.update(status=WRONG, note=(
-                f"{len(wrong) or 1} puzzle(s) with a wrong count; puzzle {first}: counted "
-                f"{got}, known answer {instance.expected[first]}"))
-        else:
-            record["status"] = OK
+        record.update(judge(outcome.counts, outcome.status, instance.expected, elapsed))
         records.append(record)
         log(f"  {solver.name:18} {instance.name:32} {record['phase']:5} "
             f"{elapsed:9.4f}s count={record['count']} {record['status']}")
         if record["status"] != OK:
             break
     return records
+
+
+def judge(counts: Sequence[int], status: str, expected: Sequence[int],
+          elapsed: float) -> dict[str, str]:
+    """The status (and note) of one run from its per-puzzle counts.
+
+    A complete run is `ok` when every count is the known answer, else
+    `WRONG`. A run cut short (`status` not COMPLETE) counted its puzzles
+    before the last one completely and the last one only in part: it is
+    `WRONG` if a complete count differs or the partial one already exceeds
+    the known answer (no lower bound may), else `timeout`.
+
+    >>> judge([4], "TIME_LIMIT", [3], 1.0)["status"]
+    'WRONG'
+    >>> judge([2], "TIME_LIMIT", [3], 1.0)["status"]
+    'timeout'
+    """
+    cut = status != "COMPLETE"
+    done = counts[:-1] if cut else counts
+    wrong = [k for k, (got, want) in enumerate(zip(done, expected)) if got != want]
+    if cut and counts and len(counts) <= len(expected) and counts[-1] > expected[len(done)]:
+        wrong.append(len(done))
+    if wrong or (not cut and len(counts) != len(expected)):
+        first = wrong[0] if wrong else min(len(counts), len(expected) - 1)
+        got = counts[first] if first < len(counts) else None
+        when = f" before the time limit ({status})" if cut and first == len(done) else ""
+        return {"status": WRONG, "note": (
+            f"{len(wrong) or 1} puzzle(s) with a wrong count; puzzle {first}: counted "
+            f"{got}{when}, known answer {expected[first]}")}
+    if cut:
+        return {"status": TIMEOUT, "note": f"{status} after {elapsed:.1f}s: "
+                f"{len(counts)} of {len(expected)} puzzles reached"}
+    return {"status": OK}
 
 
 # -- worker processes -------------------------------------------------------------
@@ -171,25 +192,17 @@ def measure_isolated(solver: Solver, instances: Sequence[Instance], *, repeat: i
             except queue.Empty:
                 worker.kill()
                 assert current is not None
-                inst = by_name[current]
-                records.append({"solver": solver.name, "kind": solver.kind,
-                                "version": solver.version(), "instance": current,
-                                "family": inst.family, "puzzles": inst.size,
-                                "expected": sum(inst.expected), "status": TIMEOUT,
-                                "note": f"killed: no answer within {patience:.0f}s"})
+                records.append(_lost(solver, by_name[current], TIMEOUT,
+                                     f"killed: no answer within {patience:.0f}s"))
                 log(f"  {solver.name:18} {current:32} killed after {patience:.0f}s")
                 pending = pending[pending.index(current) + 1:]
                 break
             if message is None:
                 tail = worker.stderr_tail()
                 if current is not None and current in pending:
-                    inst = by_name[current]
-                    records.append({"solver": solver.name, "kind": solver.kind,
-                                    "instance": current, "family": inst.family,
-                                    "puzzles": inst.size, "expected": sum(inst.expected),
-                                    "status": ERROR,
-                                    "note": f"worker died (exit {worker.process.returncode}): "
-                                            f"{tail}"})
+                    records.append(_lost(solver, by_name[current], ERROR,
+                                         f"worker died (exit {worker.process.returncode}): "
+                                         f"{tail}"))
                     pending = pending[pending.index(current) + 1:]
                 elif current is None:
                     raise RuntimeError(f"bench worker for {solver.name} failed: {tail}")
@@ -215,6 +228,14 @@ def measure_isolated(solver: Solver, instances: Sequence[Instance], *, repeat: i
         if not pending:
             break
     return records
+
+
+def _lost(solver: Solver, instance: Instance, status: str, note: str) -> dict[str, Any]:
+    """The record of a run whose worker was killed or died: no count, but
+    what it was (solver, version, instance) and why."""
+    return {"solver": solver.name, "kind": solver.kind, "version": solver.version(),
+            "instance": instance.name, "family": instance.family, "puzzles": instance.size,
+            "expected": sum(instance.expected), "status": status, "note": note}
 
 
 # -- one-time costs ----------------------------------------------------------------

@@ -22,13 +22,22 @@ An instance that is only a CSP (kakuro) reaches the exact-cover peers as csp's
 own lowering to exact cover (`csp.reformulate`, timed as preparation): the
 same exact cover that `dlx` solves there.
 
-The CSP peers, OR-Tools CP-SAT and python-constraint2, are csp's own `cpsat`
-and `python-constraint` backends (their translation of the model is part of
-`prepare` only where csp lowers the form; their own model building is timed).
+The CSP peers run twice over:
+
+- as csp's `cpsat` and `python-constraint` backends (`BackendSolver`): the
+  timed part is what a csp user pays, csp's translation of the model into
+  the package's objects included (only a lowering of the form is `prepare`);
+- as peers, `ortools` and `python-constraint2`, through their own API: the
+  package's model (a `CpModel`; a `constraint.Problem`) is built in
+  `prepare` (by csp's translation, as a user would write it: csp's code
+  is not timed), and the timed part is the package's solve alone:
+  `CpSolver.solve` enumerating with a callback that counts; counting
+  `Problem.getSolutionIter()`. An exact cover reaches python-constraint2 as
+  csp's lowering to a model (CP-SAT takes it as Booleans directly).
 
 >>> names = [s.name for s in all_solvers()]
->>> names[:2], "xcover" in names
-(['dlx', 'bitmask'], True)
+>>> names[:2], "xcover" in names, "python-constraint2" in names
+(['dlx', 'bitmask'], True, True)
 """
 
 from __future__ import annotations
@@ -65,7 +74,7 @@ class Cannot(Exception):
 def _version(distribution: str) -> str:
     try:
         return metadata.version(distribution)
-    except metadata.PackageNotFoundError:
+    except (metadata.PackageNotFoundError, ValueError):  # ValueError: no name given
         return "?"
 
 
@@ -326,7 +335,117 @@ class ExactCoverSolver(Solver):
         return Outcome([int(get_solution_count(matrix)) for matrix in prepared])
 
 
-PEERS: tuple[type[Solver], ...] = (XcoverSolver, MiniexactSolver, ExactCoverSolver)
+def _no_symmetry(problem: Any) -> Any:
+    from csp.bench.instances import UpToSymmetry
+
+    if isinstance(problem, UpToSymmetry):
+        raise Cannot("it does not count up to symmetry")
+    return problem
+
+
+class OrtoolsSolver(Solver):
+    """OR-Tools CP-SAT through its own API: the `CpModel` is built in prep."""
+
+    name = "ortools"
+    forms = ("model", "exact-cover")
+    distribution = "ortools"
+    modules = ("ortools.sat.python.cp_model",)
+
+    def prepare(self, problems: list[Any]) -> Any:
+        from csp.backends.cpsat import compile_problem
+
+        # None: infeasible as declared (an empty domain, an uncoverable item)
+        return [compile_problem(_no_symmetry(problem)).model for problem in problems]
+
+    def count(self, prepared: Any, time_limit: float | None) -> Outcome:
+        from ortools.sat.python import cp_model
+
+        class Counter(cp_model.CpSolverSolutionCallback):
+            def __init__(self) -> None:
+                super().__init__()
+                self.found = 0
+
+            def on_solution_callback(self) -> None:
+                self.found += 1
+
+        outcome = Outcome([], nodes=0)
+        started = time.perf_counter()
+        for model in prepared:
+            if model is None:
+                outcome.counts.append(0)
+                continue
+            solver = cp_model.CpSolver()
+            # As csp's cpsat backend enumerates: one worker (more have been
+            # seen to miss solutions), every feasible solution kept by presolve.
+            solver.parameters.enumerate_all_solutions = True
+            solver.parameters.num_workers = 1
+            solver.parameters.keep_all_feasible_solutions_in_presolve = True
+            if time_limit is not None:
+                left = time_limit - (time.perf_counter() - started)
+                solver.parameters.max_time_in_seconds = max(1e-3, left)
+            counter = Counter()
+            status = solver.solve(model, counter)
+            outcome.counts.append(counter.found)
+            outcome.nodes = (outcome.nodes or 0) + solver.num_branches
+            if status == cp_model.MODEL_INVALID:
+                raise ValueError(f"CP-SAT: invalid model: {model.validate()}")
+            if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+                outcome.status = "TIME_LIMIT"  # FEASIBLE or UNKNOWN: stopped by the limit
+                break
+        return outcome
+
+
+class PythonConstraintSolver(Solver):
+    """python-constraint2 through its own API: the `Problem` is built in prep."""
+
+    name = "python-constraint2"
+    forms = ("model", "exact-cover")
+    distribution = "python-constraint2"
+    modules = ("constraint",)
+
+    def prepare(self, problems: list[Any]) -> Any:
+        from csp import reformulate
+        from csp.backends.pyconstraint import _Clock, build
+        from csp.model import Model
+
+        out = []
+        for problem in problems:
+            m, _ = reformulate.lower(_no_symmetry(problem), Model)
+            # The clock (a constraint that accepts everything) lets a run stop
+            # at its time limit instead of being killed: see csp.backends.pyconstraint.
+            clock = _Clock()
+            out.append((build(m, clock), clock, bool(m.variables)))
+        return out
+
+    def count(self, prepared: Any, time_limit: float | None) -> Outcome:
+        from csp.backends.pyconstraint import _OutOfTime
+
+        outcome = Outcome([])
+        started = time.perf_counter()
+
+        def tick() -> None:
+            if time_limit is not None and time.perf_counter() - started >= time_limit:
+                raise _OutOfTime
+
+        for problem, clock, has_variables in prepared:
+            found = 0
+            if problem is not None and not has_variables:
+                found = 1  # python-constraint has no solution without variables; {} is one
+            elif problem is not None:
+                clock.tick = tick
+                try:
+                    for _ in problem.getSolutionIter():
+                        found += 1
+                except _OutOfTime:
+                    outcome.status = "TIME_LIMIT"
+            outcome.counts.append(found)
+            if outcome.status != "COMPLETE":
+                break
+        return outcome
+
+
+PEERS: tuple[type[Solver], ...] = (XcoverSolver, MiniexactSolver, ExactCoverSolver,
+                                   OrtoolsSolver, PythonConstraintSolver)
 
 
 def backend_solvers(names: list[str] | None = None) -> list[Solver]:

@@ -1,8 +1,11 @@
 """`csp bench`: time every backend (and, with --peers, the other Python tools)
 on a suite of instances with known answers; check every count.
 
-Exit status: 0 when every run's count was right, 1 when any was wrong or a
-solver failed (timeouts and "cannot express" are reported, not failures).
+Exit status: 0 when every run's count was right, 1 when any was wrong (a
+run cut by the time limit whose partial count already exceeds the known
+answer is wrong too) or a solver failed (timeouts and "cannot express" are
+reported, not failures); 2 on bad input, such as a `--compare` file that is
+not the JSON of a bench run.
 """
 
 from __future__ import annotations
@@ -22,8 +25,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "bench",
         help="benchmark the backends (and peers) on instances with known answers",
         description="Run a suite of instances with known answers on each backend (with "
-        "--peers also on xcover, miniexact and exact-cover), check every count, and write "
-        "bench.md, bench.csv, bench.json (and bench.png with matplotlib) to --out.",
+        "--peers also on xcover, miniexact, exact-cover, and on OR-Tools (ortools) and "
+        "python-constraint2 through their own API), check every count, and write "
+        "bench.md, bench.csv, bench.json (and bench.png with matplotlib) to --out. "
+        "--compare OLD.json NEW.json compares two saved runs (exit 2 if either is not "
+        "the JSON of a bench run).",
     )
     parser.add_argument("--suite", default="quick", choices=("tiny", "quick", "full"),
                         help="quick: under a minute on 2 cores; full: the one in "
