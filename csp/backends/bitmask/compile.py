@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -50,6 +50,9 @@ MAGNITUDE_LIMIT = 1 << 62
 ALLDIFF, LINEAR, SUBSETSUM, TABLE, NOGOOD, NOTEQUAL = range(6)
 OP_CODES = {"==": 0, "<=": 1, ">=": 2}
 OTHER_BACKENDS = "dlx, cpsat or python-constraint"
+
+_OVERLAPS: dict[tuple, tuple[list[int], list[int], list[int], list[int]]] = {}
+"""The overlaps of recently compiled structures of all-differents (a few kept)."""
 
 
 @dataclass
@@ -273,32 +276,48 @@ class _Builder:
     def overlaps(self) -> tuple[list[int], list[int], list[int], list[int]]:
         """Every ordered pair (A, B) of all-differents over one value space that
         share two or more variables, for the intersection reasoning: as CSR over
-        A, with B and the shared positions of A and of B as bit masks."""
+        A, with B and the shared positions of A and of B as bit masks.
+
+        Puzzles of one kind share this structure (every 9x9 sudoku has the same
+        rows, columns and boxes), so it is computed once per structure."""
+        key = (len(self.kind), tuple(
+            (c, tuple(self.cvars[self.cstart[c]:self.cstart[c + 1]]), union)
+            for c, union in self.alldiff_union.items()))
+        found = _OVERLAPS.get(key)
+        if found is None:
+            found = self._overlaps()
+            if len(_OVERLAPS) >= 16:
+                _OVERLAPS.pop(next(iter(_OVERLAPS)))
+            _OVERLAPS[key] = found
+        return found
+
+    def _overlaps(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        position: dict[int, dict[int, int]] = {}  # constraint -> variable -> position
         by_var: dict[int, list[int]] = {}
         for c in self.alldiff_union:
-            if self.cstart[c + 1] - self.cstart[c] > MAX_VALUES:
-                continue
-            for x in self.cvars[self.cstart[c]:self.cstart[c + 1]]:
-                by_var.setdefault(x, []).append(c)
+            scope = self.cvars[self.cstart[c]:self.cstart[c + 1]]
+            if len(scope) <= MAX_VALUES:
+                position[c] = {x: i for i, x in enumerate(scope)}
+                for x in scope:
+                    by_var.setdefault(x, []).append(c)
         start = [0] * (len(self.kind) + 1)
         other: list[int] = []
         in_a: list[int] = []
         in_b: list[int] = []
         for c in range(len(self.kind)):
-            if c in self.alldiff_union and self.cstart[c + 1] - self.cstart[c] <= MAX_VALUES:
-                scope = self.cvars[self.cstart[c]:self.cstart[c + 1]]
+            if c in position:
+                union = self.alldiff_union[c]
                 shared: dict[int, list[int]] = {}
-                for x in scope:
-                    for d in by_var.get(x, ()):
-                        if d != c and self.alldiff_union[d] == self.alldiff_union[c]:
+                for x in position[c]:
+                    for d in by_var[x]:
+                        if d != c and self.alldiff_union[d] == union:
                             shared.setdefault(d, []).append(x)
                 for d, xs in shared.items():
                     if len(xs) < 2:
                         continue  # one shared variable: hidden singles already say it
-                    other_scope = self.cvars[self.cstart[d]:self.cstart[d + 1]]
                     other.append(d)
-                    in_a.append(_positions(scope, xs))
-                    in_b.append(_positions(other_scope, xs))
+                    in_a.append(_mask(position[c][x] for x in xs))
+                    in_b.append(_mask(position[d][x] for x in xs))
             start[c + 1] = len(other)
         return start, other, in_a, in_b
 
@@ -383,13 +402,11 @@ def _subsets(union: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return sums[order], masks[order], rowptr
 
 
-def _positions(scope: Sequence[int], chosen: Sequence[int]) -> int:
-    """The positions in `scope` of the variables `chosen`, as a signed int64 mask."""
-    wanted = set(chosen)
+def _mask(positions: Iterable[int]) -> int:
+    """The positions as a signed int64 bit mask."""
     mask = 0
-    for i, x in enumerate(scope):
-        if x in wanted:
-            mask |= _bit(i)
+    for i in positions:
+        mask |= _bit(i)
     return mask
 
 

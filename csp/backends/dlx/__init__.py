@@ -39,7 +39,7 @@ class DLXSearch(SlicedSearch):
         they are not compatible (the search then finds nothing)."""
         for k in prefix:
             first = int(self.links.first_primary[k])
-            if not kernel.choose(self.links.node, self.links.llink, self.links.rlink,
+            if not kernel.choose(self.links.flat, self.links.llink, self.links.rlink,
                                  self.x, self.state, first):
                 self.state[kernel.PHASE] = kernel.PHASE_DONE
                 return False
@@ -52,7 +52,7 @@ class DLXSearch(SlicedSearch):
 
     def _advance(self, count_only: bool, budget: int) -> int:
         links = self.links
-        return int(kernel.search(links.node, links.llink, links.rlink, self.x, self.state,
+        return int(kernel.search(links.flat, links.llink, links.rlink, self.x, self.state,
                                  count_only, budget))
 
     def _solution(self) -> tuple[int, ...]:

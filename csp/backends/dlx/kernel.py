@@ -46,17 +46,17 @@ def _hide(node, q0, updates):
     # Remove every other node of the option containing q0 from its item's list.
     q = q0 + 1
     while q != q0:
-        x = node[_u(q), TOP]
+        x = node[_u(q * 4 + TOP)]
         if x <= 0:
-            q = node[_u(q), ULINK]  # a spacer: back to the option's first node
-        elif node[_u(q), COLOR] < 0:
+            q = node[_u(q * 4 + ULINK)]  # a spacer: back to the option's first node
+        elif node[_u(q * 4 + COLOR)] < 0:
             q += 1  # already known to agree with a purified colour
         else:
-            u = node[_u(q), ULINK]
-            d = node[_u(q), DLINK]
-            node[_u(u), DLINK] = d
-            node[_u(d), ULINK] = u
-            node[_u(x), TOP] -= 1
+            u = node[_u(q * 4 + ULINK)]
+            d = node[_u(q * 4 + DLINK)]
+            node[_u(u * 4 + DLINK)] = d
+            node[_u(d * 4 + ULINK)] = u
+            node[_u(x * 4 + TOP)] -= 1
             updates += 1
             q += 1
     return updates
@@ -66,26 +66,26 @@ def _hide(node, q0, updates):
 def _unhide(node, q0):
     q = q0 - 1
     while q != q0:
-        x = node[_u(q), TOP]
+        x = node[_u(q * 4 + TOP)]
         if x <= 0:
-            q = node[_u(q), DLINK]  # a spacer: on to the option's last node
-        elif node[_u(q), COLOR] < 0:
+            q = node[_u(q * 4 + DLINK)]  # a spacer: on to the option's last node
+        elif node[_u(q * 4 + COLOR)] < 0:
             q -= 1
         else:
-            u = node[_u(q), ULINK]
-            d = node[_u(q), DLINK]
-            node[_u(u), DLINK] = q
-            node[_u(d), ULINK] = q
-            node[_u(x), TOP] += 1
+            u = node[_u(q * 4 + ULINK)]
+            d = node[_u(q * 4 + DLINK)]
+            node[_u(u * 4 + DLINK)] = q
+            node[_u(d * 4 + ULINK)] = q
+            node[_u(x * 4 + TOP)] += 1
             q -= 1
 
 
 @njit(cache=True)
 def _cover(node, llink, rlink, i, updates):
-    p = node[_u(i), DLINK]
+    p = node[_u(i * 4 + DLINK)]
     while p != i:
         updates = _hide(node, p, updates)
-        p = node[_u(p), DLINK]
+        p = node[_u(p * 4 + DLINK)]
     left = llink[_u(i)]
     right = rlink[_u(i)]
     rlink[_u(left)] = right
@@ -99,40 +99,40 @@ def _uncover(node, llink, rlink, i):
     right = rlink[_u(i)]
     rlink[_u(left)] = i
     llink[_u(right)] = i
-    p = node[_u(i), ULINK]
+    p = node[_u(i * 4 + ULINK)]
     while p != i:
         _unhide(node, p)
-        p = node[_u(p), ULINK]
+        p = node[_u(p * 4 + ULINK)]
 
 
 @njit(cache=True)
 def _purify(node, p, updates):
     # Keep only the options that give item TOP(p) the colour of p; mark those.
-    c = node[_u(p), COLOR]
-    i = node[_u(p), TOP]
-    q = node[_u(i), DLINK]
+    c = node[_u(p * 4 + COLOR)]
+    i = node[_u(p * 4 + TOP)]
+    q = node[_u(i * 4 + DLINK)]
     while q != i:
         if q != p:
-            if node[_u(q), COLOR] == c:
-                node[_u(q), COLOR] = -1
+            if node[_u(q * 4 + COLOR)] == c:
+                node[_u(q * 4 + COLOR)] = -1
             else:
                 updates = _hide(node, q, updates)
-        q = node[_u(q), DLINK]
+        q = node[_u(q * 4 + DLINK)]
     return updates
 
 
 @njit(cache=True)
 def _unpurify(node, p):
-    c = node[_u(p), COLOR]
-    i = node[_u(p), TOP]
-    q = node[_u(i), ULINK]
+    c = node[_u(p * 4 + COLOR)]
+    i = node[_u(p * 4 + TOP)]
+    q = node[_u(i * 4 + ULINK)]
     while q != i:
         if q != p:
-            if node[_u(q), COLOR] < 0:
-                node[_u(q), COLOR] = c
+            if node[_u(q * 4 + COLOR)] < 0:
+                node[_u(q * 4 + COLOR)] = c
             else:
                 _unhide(node, q)
-        q = node[_u(q), ULINK]
+        q = node[_u(q * 4 + ULINK)]
 
 
 @njit(cache=True)
@@ -140,11 +140,11 @@ def _commit_rest(node, llink, rlink, xl, updates):
     # Cover or purify the items of option xl other than the one it was chosen for.
     p = xl + 1
     while p != xl:
-        j = node[_u(p), TOP]
+        j = node[_u(p * 4 + TOP)]
         if j <= 0:
-            p = node[_u(p), ULINK]
+            p = node[_u(p * 4 + ULINK)]
         else:
-            c = node[_u(p), COLOR]
+            c = node[_u(p * 4 + COLOR)]
             if c == 0:
                 updates = _cover(node, llink, rlink, j, updates)
             elif c > 0:
@@ -157,11 +157,11 @@ def _commit_rest(node, llink, rlink, xl, updates):
 def _uncommit_rest(node, llink, rlink, xl):
     p = xl - 1
     while p != xl:
-        j = node[_u(p), TOP]
+        j = node[_u(p * 4 + TOP)]
         if j <= 0:
-            p = node[_u(p), DLINK]
+            p = node[_u(p * 4 + DLINK)]
         else:
-            c = node[_u(p), COLOR]
+            c = node[_u(p * 4 + COLOR)]
             if c == 0:
                 _uncover(node, llink, rlink, j)
             elif c > 0:
@@ -197,7 +197,7 @@ def search(node, llink, rlink, x, state, count_only, budget):
     elif phase == PHASE_TRY:
         step = 5
         xl = x[level]
-        i = node[_u(xl), TOP]
+        i = node[_u(xl * 4 + TOP)]
     else:
         return EXHAUSTED
 
@@ -215,7 +215,7 @@ def search(node, llink, rlink, x, state, count_only, budget):
             best = 0x7FFFFFFF
             p = rlink[_u(0)]
             while p != 0:
-                length = node[_u(p), TOP]
+                length = node[_u(p * 4 + TOP)]
                 if length < best:
                     best = length
                     i = p
@@ -235,7 +235,7 @@ def search(node, llink, rlink, x, state, count_only, budget):
                 continue
             # C4
             updates = _cover(node, llink, rlink, i, updates)
-            xl = node[_u(i), DLINK]
+            xl = node[_u(i * 4 + DLINK)]
             x[level] = xl
             step = 5
         elif step == 5:
@@ -254,8 +254,8 @@ def search(node, llink, rlink, x, state, count_only, budget):
             step = 2
         elif step == 6:
             _uncommit_rest(node, llink, rlink, xl)
-            i = node[_u(xl), TOP]
-            xl = node[_u(xl), DLINK]
+            i = node[_u(xl * 4 + TOP)]
+            xl = node[_u(xl * 4 + DLINK)]
             x[level] = xl
             step = 5
         else:  # step 8
@@ -284,7 +284,7 @@ def choose(node, llink, rlink, x, state, first):
     that the search never backtracks above it. Returns False (and changes
     nothing) when `first` is no longer available.
     """
-    i = node[_u(first), TOP]
+    i = node[_u(first * 4 + TOP)]
     if i <= 0:
         return False
     # The item must still be active, and the option still in its list.
@@ -293,9 +293,9 @@ def choose(node, llink, rlink, x, state, first):
         p = rlink[_u(p)]
     if p != i:
         return False
-    q = node[_u(i), DLINK]
+    q = node[_u(i * 4 + DLINK)]
     while q != i and q != first:
-        q = node[_u(q), DLINK]
+        q = node[_u(q * 4 + DLINK)]
     if q != first:
         return False
     updates = state[UPDATES]

@@ -1,4 +1,4 @@
-"""Build Knuth's dancing-links arrays for an `ExactCover`, vectorised with numpy.
+"""Build Knuth's dancing-links arrays for an `ExactCover`, in one compiled pass.
 
 Layout (see `kernel`): item `i` (1-based, primary items first) has header
 node `i`; node `N + 1` is the first spacer; option `k` with `m` items takes
@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from csp.backends.dlx.kernel import COLOR, DLINK, TOP, ULINK
 from csp.exactcover import ExactCover
@@ -27,6 +28,11 @@ class Links:
     n_items: int
     n_primary: int
 
+    @property
+    def flat(self) -> np.ndarray:
+        """`node` as one flat array (a view): node q's field f is `flat[4 * q + f]`."""
+        return self.node.reshape(-1)
+
     def copy(self) -> Links:
         return Links(self.node.copy(), self.llink.copy(), self.rlink.copy(), self.option_of,
                      self.first_primary, self.n_items, self.n_primary)
@@ -34,78 +40,69 @@ class Links:
 
 def build(xc: ExactCover) -> Links:
     arrays = xc.arrays()
-    start = arrays["start"].astype(np.int64)
-    items = arrays["items"].astype(np.int64) + 1  # 1-based item numbers
-    colours = arrays["colours"]
-    n_items, n_primary = xc.n_items, xc.n_primary
-    n_options = len(start) - 1
-    lengths = np.diff(start)
-    option = np.repeat(np.arange(n_options, dtype=np.int64), lengths)
-    pos = n_items + 2 + np.arange(len(items), dtype=np.int64) + option
-    spacers = n_items + 2 + start[1:] + np.arange(n_options, dtype=np.int64)
-    n_nodes = n_items + 2 + len(items) + n_options
+    n_nodes = xc.n_items + 2 + len(arrays["items"]) + xc.n_options
     if n_nodes >= 2**31:
         raise ValueError(f"{n_nodes:,} nodes: too large for 32-bit links")
+    node, llink, rlink, option_of, first_primary = _build(
+        arrays["start"], arrays["items"], arrays["colours"], xc.n_items, xc.n_primary)
+    return Links(node, llink, rlink, option_of, first_primary, xc.n_items, xc.n_primary)
 
+
+@njit(cache=True)
+def _build(start, items, colours, n_items, n_primary):
+    # One pass over the options, appending each node to its item's list: compiled,
+    # since on a small puzzle building the links costs more than solving it.
+    n_options = len(start) - 1
+    n_nodes = n_items + 2 + len(items) + n_options
     node = np.zeros((n_nodes, 4), dtype=np.int32)
     option_of = np.full(n_nodes, -1, dtype=np.int32)
-    node[pos, TOP] = items
-    node[pos, COLOR] = colours
-    option_of[pos] = option
-
-    # Vertical lists: each item's nodes in option order, circular through the header.
-    order = np.argsort(items, kind="stable")
-    p_sorted = pos[order]
-    i_sorted = items[order]
-    first_of_item = np.ones(len(order), dtype=bool)
-    first_of_item[1:] = i_sorted[1:] != i_sorted[:-1]
-    last_of_item = np.ones(len(order), dtype=bool)
-    last_of_item[:-1] = first_of_item[1:]
-    up = np.empty(len(order), dtype=np.int64)
-    down = np.empty(len(order), dtype=np.int64)
-    up[1:] = p_sorted[:-1]
-    down[:-1] = p_sorted[1:]
-    up[first_of_item] = i_sorted[first_of_item]
-    down[last_of_item] = i_sorted[last_of_item]
-    node[p_sorted, ULINK] = up
-    node[p_sorted, DLINK] = down
-    headers = np.arange(1, n_items + 1)
-    node[headers, ULINK] = headers  # empty lists point to themselves
-    node[headers, DLINK] = headers
-    node[i_sorted[first_of_item], DLINK] = p_sorted[first_of_item]
-    node[i_sorted[last_of_item], ULINK] = p_sorted[last_of_item]
-    node[1 : n_items + 1, TOP] = np.bincount(items, minlength=n_items + 1)[1:]
-
+    first_primary = np.full(max(n_options, 0), -1, dtype=np.int32)
+    for i in range(1, n_items + 1):  # empty lists point to themselves; LEN 0
+        node[i, ULINK] = i
+        node[i, DLINK] = i
     # Spacers: TOP <= 0, ULINK = first node of the option before, DLINK = last
     # node of the option after.
-    first_spacer = n_items + 1
-    node[first_spacer, TOP] = 0
-    node[spacers, TOP] = -np.arange(1, n_options + 1)
-    if n_options:
-        firsts = pos[start[:-1]] if len(items) else np.zeros(0, dtype=np.int64)
-        lasts = spacers - 1
-        node[spacers, ULINK] = firsts
-        node[first_spacer, DLINK] = lasts[0]
-        node[spacers[:-1], DLINK] = lasts[1:]
-
+    spacer = n_items + 1
+    q = n_items + 2
+    for k in range(n_options):
+        first = q
+        for j in range(start[k], start[k + 1]):
+            item = items[j] + 1  # 1-based item numbers
+            node[q, TOP] = item
+            node[q, COLOR] = colours[j]
+            option_of[q] = k
+            last = node[item, ULINK]
+            node[q, ULINK] = last
+            node[q, DLINK] = item
+            node[last, DLINK] = q
+            node[item, ULINK] = q
+            node[item, TOP] += 1
+            if item <= n_primary and first_primary[k] < 0:
+                first_primary[k] = q
+            q += 1
+        node[spacer, DLINK] = q - 1
+        spacer = q
+        node[spacer, TOP] = -(k + 1)
+        node[spacer, ULINK] = first
+        q += 1
     # Item lists: primary 1..N1 around header 0, secondary N1+1..N around N+1.
     llink = np.empty(n_items + 2, dtype=np.int32)
     rlink = np.empty(n_items + 2, dtype=np.int32)
-    _ring(llink, rlink, 0, np.arange(1, n_primary + 1))
-    _ring(llink, rlink, n_items + 1, np.arange(n_primary + 1, n_items + 1))
-
-    # Each option's first primary node, to replay a choice of that option.
-    is_primary = items <= n_primary
-    first_primary = np.full(n_options, -1, dtype=np.int32)
-    owners, first = np.unique(option[is_primary], return_index=True)
-    first_primary[owners] = pos[is_primary][first]
-    return Links(node, llink, rlink, option_of, first_primary, n_items, n_primary)
+    _ring(llink, rlink, 0, 1, n_primary + 1)
+    _ring(llink, rlink, n_items + 1, n_primary + 1, n_items + 1)
+    return node, llink, rlink, option_of, first_primary
 
 
-def _ring(llink: np.ndarray, rlink: np.ndarray, head: int, members: np.ndarray) -> None:
-    ring = np.concatenate(([head], members))
-    rlink[ring] = np.roll(ring, -1)
-    llink[ring] = np.roll(ring, 1)
+@njit(cache=True)
+def _ring(llink, rlink, head, first, end):
+    # A circular list: head, first, first + 1, ..., end - 1, back to head.
+    previous = head
+    for i in range(first, end):
+        rlink[previous] = i
+        llink[i] = previous
+        previous = i
+    rlink[previous] = head
+    llink[head] = previous
 
 
 def sanity(links: Links) -> list[str]:
