@@ -71,13 +71,18 @@ class _Builder:
         self.model = model
         self.names = list(model.variables)
         self.index = {name: i for i, name in enumerate(self.names)}
-        # Variables usually share a few distinct domains: build their maps once.
-        distinct: dict[tuple[int, ...], int] = {}
         self.values = [model.variables[name].domain for name in self.names]
-        self.domain_id = [distinct.setdefault(vs, len(distinct)) for vs in self.values]
+        self.layout = _layout(self.values)
+        # Variables usually share a few distinct layouts: build their maps once.
+        distinct: dict[tuple[int, ...], int] = {}
+        self.domain_id = [distinct.setdefault(vs, len(distinct)) for vs in self.layout]
         shared = [{value: k for k, value in enumerate(vs)} for vs in distinct]
         self.bit_of = [shared[i] for i in self.domain_id]
-        self.dom0 = [_full(len(vs)) for vs in self.values]
+        masks: dict[tuple[tuple[int, ...], int], int] = {}
+        self.dom0 = [
+            masks.setdefault((vs, i), _mask(self.bit_of[x][v] for v in vs))
+            for x, (vs, i) in enumerate(zip(self.values, self.domain_id))
+        ]
         self.placements: dict[tuple[int, int], tuple[int, list[int]]] = {}
         self.union_ids: dict[tuple[int, ...], int] = {}
         self.feasible = True
@@ -135,17 +140,17 @@ class _Builder:
             self._allowed(scope, [(self.bit_of[x][v], self.bit_of[y][v]) for v in common])
 
     def _not_equal(self, x: int, y: int) -> None:
-        map_xy = [self.bit_of[y].get(v, -1) for v in self.values[x]]
-        map_yx = [self.bit_of[x].get(v, -1) for v in self.values[y]]
+        map_xy = [self.bit_of[y].get(v, -1) for v in self.layout[x]]
+        map_yx = [self.bit_of[x].get(v, -1) for v in self.layout[y]]
         self._emit(NOTEQUAL, [x, y], [len(map_xy), len(map_yx), *map_xy, *map_yx])
 
     def _all_different(self, scope: list[int]) -> None:
         if len(scope) < 2:
             return
         if len({self.domain_id[v] for v in scope}) == 1:
-            union = list(self.values[scope[0]])
+            union = list(self.layout[scope[0]])
         else:
-            union = sorted(set().union(*(self.values[v] for v in scope)))
+            union = sorted(set().union(*(self.layout[v] for v in scope)))
         if len(union) > MAX_VALUES:
             # No common 64-bit space: fall back to pairwise disequalities.
             for x, y in itertools.combinations(scope, 2):
@@ -170,7 +175,7 @@ class _Builder:
             raise InputError(f"{c.describe()}: its terms may reach {size}, beyond 64-bit "
                              "arithmetic; scale it down or use cpsat")
         w = weights[0]
-        union = sorted(set().union(*(self.values[x] for x in scope)))
+        union = sorted(set().union(*(self.layout[x] for x in scope)))
         if (
             c.op == "=="
             and len(scope) > 1
@@ -240,7 +245,7 @@ class _Builder:
             self.cshift.extend([0] * len(scope))
             self.ctoff.extend([0] * len(scope))
         elif len({self.domain_id[x] for x in scope}) == 1 and len(union) == len(
-                self.values[scope[0]]):
+                self.layout[scope[0]]):
             # One shared domain, which is the union: every shift is 0 (sudoku, kakuro).
             self.cshift.extend([0] * len(scope))
             self.ctoff.extend([0] * len(scope))
@@ -265,7 +270,7 @@ class _Builder:
         key = (self.domain_id[x], uid)
         if key not in self.placements:
             position = {value: i for i, value in enumerate(union)}
-            index = [position[v] for v in self.values[x]]
+            index = [position[v] for v in self.layout[x]]
             first = index[0] if index else 0
             if index == list(range(first, first + len(index))):
                 self.placements[key] = (first, [])
@@ -325,9 +330,9 @@ class _Builder:
 
     def problem(self) -> Problem:
         n = len(self.names)
-        vals = [v for vs in self.values for v in vs]
+        vals = [v for vs in self.layout for v in vs]
         voff = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum([len(vs) for vs in self.values], out=voff[1:])
+        np.cumsum([len(vs) for vs in self.layout], out=voff[1:])
         cvars = np.asarray(self.cvars, dtype=np.int64)
         cstart = np.asarray(self.cstart, dtype=np.int64)
         # var -> constraints, as CSR
@@ -346,7 +351,7 @@ class _Builder:
         return Problem(
             vals=i64(vals),
             voff=voff,
-            full=i64([_full(len(vs)) for vs in self.values]),
+            full=i64([_full(len(vs)) for vs in self.layout]),
             dom0=i64(self.dom0),
             kind=i64(self.kind),
             cstart=cstart,
@@ -385,7 +390,7 @@ def compile_model(model: Model) -> Compiled:
     ]
     for constraint in model.constraints:
         builder.add(constraint, all_different)
-    return Compiled(builder.problem(), builder.names, builder.values, builder.feasible)
+    return Compiled(builder.problem(), builder.names, builder.layout, builder.feasible)
 
 
 @lru_cache(maxsize=64)
@@ -400,6 +405,25 @@ def _subsets(union: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray
     order = np.lexsort((sums, sizes))
     rowptr = np.searchsorted(sizes[order], np.arange(n + 2))
     return sums[order], masks[order], rowptr
+
+
+def _layout(domains: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The values each variable's mask bits stand for: its own values, except
+    that a one-value domain (a given) takes the smallest larger declared domain
+    that holds its value, its other values simply never set in its mask.
+
+    Then a sudoku's givens and blanks share one layout, so all-differents need
+    no bit maps and every puzzle of a kind compiles to the same structure.
+    """
+    distinct = sorted(set(domains), key=len)
+    if len(distinct) <= 1 or len(distinct) > MAX_VALUES:
+        return domains  # one layout already, or too many to compare cheaply
+    wider: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for d in distinct:
+        if len(d) == 1:
+            value = d[0]
+            wider[d] = next((e for e in distinct if len(e) > 1 and value in e), d)
+    return [wider.get(d, d) for d in domains]
 
 
 def _mask(positions: Iterable[int]) -> int:
