@@ -18,7 +18,9 @@ def run(args: argparse.Namespace) -> int:
     print("puzzle kinds (csp solve KIND FILE):")
     for kind in problems.KINDS:
         module = problems.get(kind)
-        forms = ", ".join(f"{f} (default)" if f == module.DEFAULT_FORM else f
+        large = getattr(module, "LARGE_FORM", None)
+        forms = ", ".join(f"{f} (default)" if f == module.DEFAULT_FORM
+                          else f"{f} (default from 25x25)" if f == large else f
                           for f in module.FORMS)
         print(f"  {kind:10} {module.DESCRIPTION}")
         print(f"  {'':10} declared as: {forms}")

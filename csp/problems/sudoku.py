@@ -52,6 +52,10 @@ from csp.model import Model
 
 FORMS = ("exact-cover", "model")
 DEFAULT_FORM = "exact-cover"
+"""The default up to 16x16; larger grids default to LARGE_FORM."""
+LARGE_FORM = "model"
+"""From 25x25 on, the model's stronger reasoning (matching-based all-different)
+finishes where exact-cover search does not (see bench/RESULTS.md)."""
 PARSE_OPTIONS = ("symbols", "boxes")
 
 DESCRIPTION = (
@@ -225,8 +229,9 @@ def _grid(number: int, first: list[str], lines: Iterator[tuple[int, str]],
 
 
 def declare(puzzle: Sudoku, form: str | None = None) -> ExactCover | Model:
-    """The puzzle as an exact cover (default) or as a model of all-different units."""
-    form = form or DEFAULT_FORM
+    """The puzzle as an exact cover or as a model of all-different units; by
+    default the exact cover up to 16x16 (fastest there), the model beyond."""
+    form = form or (DEFAULT_FORM if puzzle.size <= 16 else LARGE_FORM)
     if form == "exact-cover":
         return declare_exact_cover(puzzle)
     if form == "model":
