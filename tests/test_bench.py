@@ -135,6 +135,10 @@ def test_csp_peers_through_their_own_api(name: str) -> None:
     assert solver.kind == "peer" and solver.name not in {"cpsat", "python-constraint"}
     for inst in (instances.queens(6), _two_models()):
         records = runner.measure(solver, inst, repeat=1)
+        if name == "python-constraint2" and inst.forms == ("exact-cover",):
+            # CSP instances only: an exact cover is not its own API's problem
+            assert [r["status"] for r in records] == ["cannot express"], records
+            continue
         assert [r["status"] for r in records] == ["ok", "ok"], records
         assert records[0]["prep_time"] > 0  # the package's model is built in prep
 
