@@ -74,6 +74,20 @@ def test_a_puzzle_that_fails_to_declare_is_reported_and_the_others_solved(
     assert f"{path}: line 2: this backend cannot take it" in err
 
 
+def test_a_named_backend_gets_the_puzzle_in_its_native_form(capsys, monkeypatch):
+    from csp.problems import sudoku
+
+    forms = []
+    declare = sudoku.declare
+    monkeypatch.setattr(sudoku, "declare",
+                        lambda puzzle, form=None: forms.append(form) or declare(puzzle, form))
+    for backend in ("dlx", "bitmask", "auto"):
+        code, out, _ = run(capsys, "solve", "sudoku", str(EXAMPLES / "sudoku.txt"),
+                           "--backend", backend)
+        assert code == 0 and out.startswith("4173")
+    assert forms == ["exact-cover", "model", None]
+
+
 def test_an_unknown_form_is_one_error_not_one_per_puzzle(capsys):
     code, out, err = run(capsys, "solve", "sudoku", str(EXAMPLES / "sudoku.txt"),
                          "--form", "bogus")

@@ -116,9 +116,9 @@ def test_shared_counts(shared_data, name, reflect):
             assert csp.count(polyomino.declare(puzzle), backend).count == expected, backend
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", ["pent_4x15", "pent_6x10"])
 def test_shared_counts_with_reflections(shared_data, name):
+    # 9356 tilings of 6x10: the classic benchmark, a few seconds on dlx
     path, entry = shared(shared_data)[name]
     [puzzle] = polyomino.parse(path.read_text(), reflect=True)
     assert csp.count(polyomino.declare(puzzle), "dlx").count == entry["count_with_reflections"]

@@ -233,8 +233,7 @@ def pentomino(shared_data, name):
     return puzzle, answers[name]
 
 
-@pytest.mark.parametrize("name", ["pent_3x20", "pent_8x8_hole",
-                                  pytest.param("pent_6x10", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name", ["pent_3x20", "pent_8x8_hole", "pent_6x10"])
 def test_pentominoes_up_to_symmetry(shared_data, name):
     puzzle, answer = pentomino(shared_data, name)
     xc = polyomino.declare(puzzle)

@@ -54,7 +54,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--backend", default="auto",
                         help=f"one of: auto, {', '.join(backends.known())} (default: auto, "
                         "the compiled backend of the declared form)")
-    parser.add_argument("--form", help="the declaration to use (sudoku: exact-cover or model)")
+    parser.add_argument("--form", help="the declaration to use (sudoku, lattice: exact-cover or "
+                        "model; default: the named backend's native form, else the puzzle's "
+                        "default)")
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per puzzle: count, status, solutions, stats")
     parser.add_argument("--stats", action="store_true",
@@ -156,12 +158,23 @@ def _report_bad(error: InputError, args: argparse.Namespace, bar: _Bar | None) -
     print(f"csp: error: {error}", file=sys.stderr)
 
 
+def _native_form(module: Any, backend: str) -> str | None:
+    """The puzzle's form native to a named backend, if it declares one: a
+    sudoku on cpsat is a model, not an exact cover lowered to 0/1 variables.
+    None (the puzzle's own default) for `auto`."""
+    if backend == "auto":
+        return None
+    native = backends.get(backend).native.__name__
+    form = {"ExactCover": "exact-cover", "Model": "model"}[native]
+    return form if form in module.FORMS else None
+
+
 def _solve_one(module: Any, item: Any, args: argparse.Namespace, up_to: bool,
                progress: ProgressLine, bar: _Bar | None) -> tuple[Status, Stats, int]:
     """Solve, count or list one puzzle and print its answer; return how it ended,
     its statistics and the number of solutions reported."""
     everything = args.all or (args.limit is not None and not args.count)
-    problem = module.declare(item, args.form)
+    problem = module.declare(item, args.form or _native_form(module, args.backend))
     backend = resolve_backend(problem, args.backend)
     texts: list[str] = []
     group = module.symmetry(item, problem) if up_to else None
