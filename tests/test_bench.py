@@ -273,3 +273,11 @@ def test_png_chart(bench: runner.BenchRun, tmp_path) -> None:
     pytest.importorskip("matplotlib")
     assert report.write_png(bench, tmp_path / "bench.png")
     assert (tmp_path / "bench.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_startup_probe_of_a_csp_only_peer_runs_on_the_model() -> None:
+    solver = solvers.by_name("python-constraint2")
+    if solver.unavailable():
+        pytest.skip(solver.unavailable())
+    record = runner.startup_in_process(solver)
+    assert record["status"] == "ok" and record["probe"] == "queens-8"

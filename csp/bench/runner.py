@@ -277,8 +277,14 @@ def startup_in_process(solver: Solver) -> dict[str, Any]:
     from csp.bench.instances import queens
 
     inst = queens(8)
-    form = solver.form_for(inst.forms)
-    prepared = solver.prepare(inst.problems(form))
+    if "exact-cover" in solver.forms:
+        problems = inst.problems(solver.form_for(inst.forms))
+    else:  # a CSP-only solver: the same 8 queens, as csp's lowering to a model
+        from csp import reformulate
+        from csp.model import Model
+
+        problems = [reformulate.lower(xc, Model)[0] for xc in inst.problems("exact-cover")]
+    prepared = solver.prepare(problems)
     started = time.perf_counter()
     solver.count(prepared, None)
     first = time.perf_counter() - started
