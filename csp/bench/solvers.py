@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -244,16 +245,10 @@ class XcoverSolver(Solver):
         outcome = Outcome([])
         started = time.perf_counter()
         for args in prepared:
-            found = 0
-            for _ in algorithm_c(*args):
-                found += 1
-                # the clock is read only every 1024 solutions: it costs more than a solution
-                if (time_limit is not None and not found & 1023
-                        and time.perf_counter() - started > time_limit):
-                    outcome.status = "TIME_LIMIT"
-                    break
+            found, cut = _count(algorithm_c(*args), started, time_limit)
             outcome.counts.append(found)
-            if outcome.status != "COMPLETE":
+            if cut:
+                outcome.status = "TIME_LIMIT"
                 break
         return outcome
 
@@ -296,17 +291,31 @@ class MiniexactSolver(Solver):
                     for item, c in zip(option, tint):
                         solver.add(item, colour[c])
                     solver.add(0)
-            found = 0
-            while solver.solve() == 10:
-                found += 1
-                if (time_limit is not None and not found & 1023
-                        and time.perf_counter() - started > time_limit):
-                    outcome.status = "TIME_LIMIT"
-                    break
+            found, cut = _count(_miniexact_solutions(solver), started, time_limit)
             outcome.counts.append(found)
-            if outcome.status != "COMPLETE":
+            if cut:
+                outcome.status = "TIME_LIMIT"
                 break
         return outcome
+
+
+def _miniexact_solutions(solver: Any) -> Iterator[None]:
+    # solve() returns 10 for each solution and 20 at the end
+    while solver.solve() == 10:
+        yield None
+
+
+def _count(solutions: Iterator[Any], started: float, time_limit: float | None
+           ) -> tuple[int, bool]:
+    """Count a peer's solutions until they end or the time limit passes: (count, cut)."""
+    found = 0
+    for _ in solutions:
+        found += 1
+        # the clock is read only every 1024 solutions: it costs more than a solution
+        if (time_limit is not None and not found & 1023
+                and time.perf_counter() - started > time_limit):
+            return found, True
+    return found, False
 
 
 class ExactCoverSolver(Solver):

@@ -16,7 +16,9 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from types import ModuleType
+from typing import TypeVar
 
 from csp.errors import InputError
 
@@ -36,6 +38,24 @@ def get(kind: str) -> ModuleType:
     if kind not in KINDS:
         raise InputError(f"unknown puzzle kind {kind!r}; the kinds are: {', '.join(KINDS)}")
     return importlib.import_module(KINDS[kind])
+
+
+Puzzle = TypeVar("Puzzle")
+
+
+def every(items: Iterable[Puzzle | InputError]) -> list[Puzzle]:
+    """The puzzles `puzzles(text)` yields, raising the first `InputError` among
+    them: what each module's `parse` returns.
+
+    >>> every([1, 2])
+    [1, 2]
+    """
+    found = []
+    for item in items:
+        if isinstance(item, InputError):
+            raise item
+        found.append(item)
+    return found
 
 
 def describe() -> dict[str, str]:

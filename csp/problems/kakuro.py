@@ -35,6 +35,7 @@ from typing import Any
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
+from csp.problems import every
 
 FORMS = ("model",)
 DEFAULT_FORM = "model"
@@ -80,12 +81,7 @@ Answer = dict[Cell, int]
 
 def parse(text: str) -> list[Kakuro]:
     """Every puzzle in `text` (either format); the first bad one raises `InputError`."""
-    found = []
-    for item in puzzles(text):
-        if isinstance(item, InputError):
-            raise item
-        found.append(item)
-    return found
+    return every(puzzles(text))
 
 
 def puzzles(text: str) -> Iterator[Kakuro | InputError]:

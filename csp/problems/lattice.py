@@ -77,6 +77,7 @@ from csp.constraints import Sum, Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
+from csp.problems import every
 from csp.symmetry import Group, induced
 
 FORMS = ("exact-cover", "model")
@@ -142,12 +143,7 @@ Answer = dict[Slot, tuple[int, str]]
 
 def parse(text: str) -> list[Lattice]:
     """Every data set of `text`; a bad one raises `InputError`."""
-    found = []
-    for item in puzzles(text):
-        if isinstance(item, InputError):
-            raise item
-        found.append(item)
-    return found
+    return every(puzzles(text))
 
 
 def puzzles(text: str) -> Iterator[Lattice | InputError]:

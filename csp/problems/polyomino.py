@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from csp.errors import InputError
 from csp.exactcover import ExactCover
+from csp.problems import every
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -86,12 +87,7 @@ Answer = dict[Cell, int]
 
 def parse(text: str, *, reflect: bool = False) -> list[Polyomino]:
     """The puzzle in `text` (a file holds one), or `InputError` saying what is wrong."""
-    found = []
-    for item in puzzles(text, reflect=reflect):
-        if isinstance(item, InputError):
-            raise item
-        found.append(item)
-    return found
+    return every(puzzles(text, reflect=reflect))
 
 
 def puzzles(text: str, *, reflect: bool = False) -> Iterator[Polyomino | InputError]:

@@ -28,6 +28,7 @@ from typing import Any
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
+from csp.problems import every
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -48,12 +49,7 @@ Answer = tuple[int, ...]
 
 def parse(text: str) -> list[Queens]:
     """Every board size in `text`; a bad one raises `InputError`."""
-    found = []
-    for item in puzzles(text):
-        if isinstance(item, InputError):
-            raise item
-        found.append(item)
-    return found
+    return every(puzzles(text))
 
 
 def puzzles(text: str) -> Iterator[Queens | InputError]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from csp.errors import InputError
 from csp.exactcover import ExactCover
+from csp.problems import every
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -57,12 +58,7 @@ Answer = dict[Cell, int]
 
 def parse(text: str) -> list[Shikaku]:
     """Every puzzle in `text`; the first bad one raises `InputError`."""
-    found = []
-    for item in puzzles(text):
-        if isinstance(item, InputError):
-            raise item
-        found.append(item)
-    return found
+    return every(puzzles(text))
 
 
 def puzzles(text: str) -> Iterator[Shikaku | InputError]:

@@ -49,6 +49,7 @@ from csp.constraints import AllDifferent
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
+from csp.problems import every
 
 FORMS = ("exact-cover", "model")
 DEFAULT_FORM = "exact-cover"
@@ -95,12 +96,7 @@ Answer = tuple[int, ...]
 def parse(text: str, *, symbols: str | None = None,
           boxes: tuple[int, int] | str | None = None) -> list[Sudoku]:
     """Every puzzle in `text`; the first bad one raises `InputError`."""
-    found = []
-    for item in puzzles(text, symbols=symbols, boxes=boxes):
-        if isinstance(item, InputError):
-            raise item
-        found.append(item)
-    return found
+    return every(puzzles(text, symbols=symbols, boxes=boxes))
 
 
 def puzzles(text: str, *, symbols: str | None = None,
