@@ -284,3 +284,12 @@ def test_ctrl_c_with_json_prints_the_record_and_the_summary():
     assert record["count"] == len(record["solutions"]) > 0
     assert summary["summary"]["solutions"] == record["count"]
     assert "Traceback" not in err
+
+
+def test_the_registry_knows_each_backends_native_form():
+    # csp solve picks a form from the registry without importing the backend:
+    # it must say what the backend itself says.
+    for name in csp.backends.available():
+        native = csp.backends.get(name).native.__name__
+        assert csp.backends.native_form(name) == {"ExactCover": "exact-cover",
+                                                 "Model": "model"}[native]

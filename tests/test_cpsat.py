@@ -8,22 +8,10 @@ import pytest
 
 pytest.importorskip("ortools")
 
-from csp import AllDifferent, ExactCover, InputError, Model, Status, Sum, Table  # noqa: E402
+from shared_models import queens_model  # noqa: E402
+
+from csp import ExactCover, InputError, Model, Status, Sum, Table  # noqa: E402
 from csp.backends.cpsat import CPSATBackend, CPSATSearch  # noqa: E402
-
-
-def queens_model(n: int) -> Model:
-    """N queens with all-different on the queens and on both diagonals."""
-    m = Model(f"queens {n}")
-    q = [m.var(("q", i), range(n)) for i in range(n)]
-    up = [m.var(("up", i), range(2 * n - 1)) for i in range(n)]
-    down = [m.var(("down", i), range(2 * n - 1)) for i in range(n)]
-    for i in range(n):
-        m.add(Sum([up[i], q[i]], [1, -1]) == i)
-        m.add(Sum([down[i], q[i]]) == n - 1 + i)
-    for group in (q, up, down):
-        m.add(AllDifferent(group))
-    return m
 
 
 def queens_xc(n: int) -> ExactCover:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_models import queens_model
 
 from csp import AllDifferent, ExactCover, Model, Status, Sum, backends, crosscheck
 from csp.backends.base import Search
@@ -27,20 +28,6 @@ def queens_xc(n: int) -> ExactCover:
         for j in range(n):
             xc.add_option([("r", i), ("c", j), ("a", i + j), ("b", i - j + n - 1)])
     return xc
-
-
-def queens_model(n: int) -> Model:
-    """N queens as a CSP: all-different on the queens and on both diagonals."""
-    m = Model(f"queens {n}")
-    q = [m.var(("q", i), range(n)) for i in range(n)]
-    up = [m.var(("up", i), range(2 * n - 1)) for i in range(n)]
-    down = [m.var(("down", i), range(2 * n - 1)) for i in range(n)]
-    for i in range(n):
-        m.add(Sum([up[i], q[i]], [1, -1]) == i)
-        m.add(Sum([down[i], q[i]]) == n - 1 + i)
-    for group in (q, up, down):
-        m.add(AllDifferent(group))
-    return m
 
 
 PENTOMINOES = {
@@ -352,7 +339,8 @@ def test_cli_disagree(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     lines += [f"r{i} c{j} a{i + j} b{i - j + n - 1}" for i in range(n) for j in range(n)]
     path.write_text("\n".join(lines) + "\n")
     monkeypatch.setitem(backends.REGISTRY, "broken",
-                        backends.Entry("broken", __name__, "DroppingBackend", None, None))
+                        backends.Entry("broken", __name__, "DroppingBackend", None, None,
+                                       "model"))
     monkeypatch.setitem(backends._instances, "broken", DroppingBackend())
     assert main(["crosscheck", str(path), "--backends", "dlx,broken"]) == 1
     out = capsys.readouterr().out

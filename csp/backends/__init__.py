@@ -26,16 +26,17 @@ class Entry:
     cls: str
     extra: str | None  # the pip extra that installs its dependency
     requires: str | None  # the module that dependency provides
+    form: str  # its native form: "exact-cover" or "model"
 
 
 REGISTRY: dict[str, Entry] = {
     entry.name: entry
     for entry in (
-        Entry("dlx", "csp.backends.dlx", "DLXBackend", None, None),
-        Entry("bitmask", "csp.backends.bitmask", "BitmaskBackend", None, None),
-        Entry("cpsat", "csp.backends.cpsat", "CPSATBackend", "cpsat", "ortools"),
+        Entry("dlx", "csp.backends.dlx", "DLXBackend", None, None, "exact-cover"),
+        Entry("bitmask", "csp.backends.bitmask", "BitmaskBackend", None, None, "model"),
+        Entry("cpsat", "csp.backends.cpsat", "CPSATBackend", "cpsat", "ortools", "model"),
         Entry("python-constraint", "csp.backends.pyconstraint", "PythonConstraintBackend",
-              "pyconstraint", "constraint"),
+              "pyconstraint", "constraint", "model"),
     )
 }
 
@@ -55,14 +56,29 @@ def available() -> list[str]:
 
 def get(name: str) -> Any:
     """The backend called `name`; `BackendUnavailable` says why it cannot run."""
-    if name not in REGISTRY:
-        raise BackendUnavailable(
-            f"unknown backend {name!r}; the backends are: {', '.join(REGISTRY)}"
-        )
+    _entry(name)
     backend = _load(name)
     if backend is None:
         raise BackendUnavailable(_errors[name])
     return backend
+
+
+def native_form(name: str) -> str:
+    """The form backend `name` solves natively, `"exact-cover"` or `"model"`,
+    known without importing it.
+
+    >>> native_form("dlx"), native_form("cpsat")
+    ('exact-cover', 'model')
+    """
+    return _entry(name).form
+
+
+def _entry(name: str) -> Entry:
+    if name not in REGISTRY:
+        raise BackendUnavailable(
+            f"unknown backend {name!r}; the backends are: {', '.join(REGISTRY)}"
+        )
+    return REGISTRY[name]
 
 
 def default_for(problem: Any) -> str:

@@ -56,8 +56,6 @@ import numpy as np
 from csp.exactcover import ExactCover
 from csp.model import Model
 
-FORM_OF = {ExactCover: "exact-cover", Model: "model"}
-
 
 @dataclass
 class Outcome:
@@ -133,8 +131,7 @@ class BackendSolver(Solver):
         entry = backends.REGISTRY[name]
         self.modules = ("csp", entry.module) + ((entry.requires,) if entry.requires else ())
         self.numba = name in ("dlx", "bitmask")
-        native = {"dlx": "exact-cover", "bitmask": "model", "cpsat": "model",
-                  "python-constraint": "model"}.get(name, "exact-cover")
+        native = entry.form
         other = "model" if native == "exact-cover" else "exact-cover"
         self.forms = (native, other)
 

@@ -164,8 +164,7 @@ def _native_form(module: Any, backend: str) -> str | None:
     None (the puzzle's own default) for `auto`."""
     if backend == "auto":
         return None
-    native = backends.get(backend).native.__name__
-    form = {"ExactCover": "exact-cover", "Model": "model"}[native]
+    form = backends.native_form(backend)
     return form if form in module.FORMS else None
 
 
