@@ -58,6 +58,14 @@ class Compiled:
         self.read = read  # read(solver or callback) -> solution in the problem's terms
 
 
+ENUMERATION: dict[str, Any] = {
+    "enumerate_all_solutions": True,
+    "num_workers": 1,  # more workers have been seen to miss solutions
+    "keep_all_feasible_solutions_in_presolve": True,
+}
+"""The CP-SAT parameters under which enumerating finds every solution."""
+
+
 def compile_problem(problem: Any) -> Compiled:
     """`problem` (a `Model` or an `ExactCover`) as a CP-SAT model."""
     if isinstance(problem, ExactCover):
@@ -295,11 +303,7 @@ class CPSATSearch(Search):
             parameters["max_time_in_seconds"] = max(self.time_limit, 1e-3)
         if self.limit == 1 and not self.count_only:
             return parameters  # one solution: every core, full presolve
-        parameters.update(
-            enumerate_all_solutions=True,
-            num_workers=1,
-            keep_all_feasible_solutions_in_presolve=True,
-        )
+        parameters.update(ENUMERATION)
         return parameters
 
     def _start(self) -> None:

@@ -368,6 +368,8 @@ class OrtoolsSolver(Solver):
     def count(self, prepared: Any, time_limit: float | None) -> Outcome:
         from ortools.sat.python import cp_model
 
+        from csp.backends.cpsat import ENUMERATION
+
         class Counter(cp_model.CpSolverSolutionCallback):
             def __init__(self) -> None:
                 super().__init__()
@@ -383,11 +385,10 @@ class OrtoolsSolver(Solver):
                 outcome.counts.append(0)
                 continue
             solver = cp_model.CpSolver()
-            # As csp's cpsat backend enumerates: one worker (more have been
-            # seen to miss solutions), every feasible solution kept by presolve.
-            solver.parameters.enumerate_all_solutions = True
-            solver.parameters.num_workers = 1
-            solver.parameters.keep_all_feasible_solutions_in_presolve = True
+            # As csp's cpsat backend enumerates (one worker: more have been
+            # seen to miss solutions).
+            for key, value in ENUMERATION.items():
+                setattr(solver.parameters, key, value)
             if time_limit is not None:
                 left = time_limit - (time.perf_counter() - started)
                 solver.parameters.max_time_in_seconds = max(1e-3, left)
