@@ -265,7 +265,17 @@ class Relation(Table):
         self._set = frozenset(self.tuples)
 
     def holds(self, assignment: Mapping[Hashable, int]) -> bool:
+        if self.predicate is None:  # sent to another process: the expanded table says it
+            return super().holds(assignment)
         return bool(self.predicate(*(assignment[v] for v in self.scope)))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Once expanded, the table is the constraint: a lambda predicate need
+        # not (and cannot) be pickled for another process.
+        state = dict(self.__dict__)
+        if "_set" in state:
+            state["predicate"] = None
+        return state
 
     def describe(self) -> str:
         return f"Relation({', '.join(map(str, self.scope))})"

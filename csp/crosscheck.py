@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from csp import backends as registry
+from csp import dispatch
+from csp.backends.base import Backend
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
@@ -181,7 +183,7 @@ class CrosscheckReport:
 
 def crosscheck(
     problem: ExactCover | Model,
-    backends: Sequence[Any] | None = None,
+    backends: Sequence[str | Backend] | str | None = None,
     limit: int | None = None,
     time_limit: float | None = None,
 ) -> CrosscheckReport:
@@ -196,8 +198,9 @@ def crosscheck(
     if not isinstance(problem, (ExactCover, Model)):
         raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")
     keep = DEFAULT_LIMIT if limit is None else limit
-    chosen = [registry.get(b) if isinstance(b, str) else b
-              for b in (registry.available() if backends is None else backends)]
+    if isinstance(backends, str):
+        backends = [backends]  # one name, not its letters
+    chosen = [registry.get(b) for b in (registry.available() if backends is None else backends)]
     if not chosen:
         raise BackendUnavailable("no backend to cross-check with")
     runs = [_run(problem, backend, keep, time_limit) for backend in chosen]
@@ -205,19 +208,12 @@ def crosscheck(
 
 
 def _run(problem: Any, backend: Any, keep: int, time_limit: float | None) -> Run:
-    from csp import reformulate
-
     run = Run(backend.name, solutions={})
     check = problem.check if isinstance(problem, ExactCover) else problem.problems
     started = time.perf_counter()
     try:
-        decode = None
-        lowered = problem
-        if not isinstance(problem, backend.accepts):
-            lowered, decode = reformulate.lower(problem, backend.native)
-        search = backend.solutions(lowered, time_limit=time_limit)
-        for raw in search:
-            solution = raw if decode is None else decode(raw)
+        search = dispatch.prepare(problem, backend).solutions(time_limit=time_limit)
+        for solution in search:
             run.count += 1
             wrong = check(solution)
             if wrong:

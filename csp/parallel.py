@@ -1,11 +1,13 @@
 """Counting in parallel: split the search tree into independent subproblems.
 
-An `ExactCover` on `dlx` is split by the search itself: the choices of its
-first levels (`DLXSearch.split`) are prefixes, and each worker counts the
-solutions below one prefix (`DLXSearch.choose`). A `Model`, on any backend, is
-split on the values of its variables with the fewest values: each subproblem
-is the model with those variables fixed. Either way the subproblems partition
-the solutions, so their counts add up to the count of one process.
+A backend that splits its own search (the `split` capability, as `dlx`
+declares) is split by the search itself: the partial solutions of its first
+levels are prefixes, and each worker counts the solutions below one prefix.
+On any other backend the problem, as a `Model` (an exact cover is lowered to
+one), is split on the values of its variables with the fewest values: each
+subproblem is the model with those variables fixed. Either way the
+subproblems partition the solutions, so their counts add up to the count of
+one process.
 
 The subproblems run on a local process pool by default, or on any executor
 with `submit(fn, *args)` returning futures (a `concurrent.futures` executor,
@@ -23,16 +25,18 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import pickle
 import time
 from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
+from csp import dispatch, reformulate
+from csp.backends.base import SPLIT, Backend
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.result import Result, Stats, Status
-from csp.solve import resolve_backend
 
 TASKS_PER_WORKER = 8
 """Subproblems per worker, so that uneven subtrees still balance out."""
@@ -40,7 +44,7 @@ TASKS_PER_WORKER = 8
 
 def count(
     problem: ExactCover | Model,
-    backend: str = "auto",
+    backend: str | Backend = "auto",
     *,
     workers: int | None = None,
     executor: Any = None,
@@ -53,33 +57,18 @@ def count(
     `stats.extra["subproblems"]` says into how many pieces the tree was cut.
     """
     started = time.perf_counter()
-    name = resolve_backend(problem, backend)
+    plan = dispatch.prepare(problem, backend)
     workers = workers or os.cpu_count() or 1
     target = workers * TASKS_PER_WORKER
-    if isinstance(problem, ExactCover) and name == "dlx":
-        tasks = [(_count_prefix, problem, prefix) for prefix in _dlx_prefixes(problem, target)]
-    elif isinstance(problem, Model):
-        tasks = [(_count_fixed, problem, name, fixed) for fixed in _model_splits(problem, target)]
+    tasks: list[tuple[Any, ...]]
+    if SPLIT in plan.backend.capabilities:
+        tasks = [(_count_prefix, plan, prefix) for prefix in dispatch.prefixes(plan, target)]
     else:
-        raise InputError(
-            f"parallel counting takes an ExactCover on dlx or a Model on any backend, "
-            f"not {type(problem).__name__} on {name}"
-        )
+        model = problem if isinstance(problem, Model) else reformulate.lower(problem, Model)[0]
+        tasks = [(_count_fixed, model, plan.backend, fixed)
+                 for fixed in _model_splits(model, target)]
     outcomes = _run(tasks, workers, executor, time_limit)
-    return _merge(outcomes, name, len(tasks), time.perf_counter() - started)
-
-
-def _dlx_prefixes(xc: ExactCover, target: int) -> list[tuple[int, ...]]:
-    from csp.backends.dlx import DLXSearch
-
-    prefixes: list[tuple[int, ...]] = [()]
-    for depth in range(1, 5):
-        if len(prefixes) >= target:
-            break
-        splitter = DLXSearch(xc)
-        splitter.split(depth)
-        prefixes = list(splitter)
-    return prefixes
+    return _merge(outcomes, plan.name, len(tasks), time.perf_counter() - started)
 
 
 def _model_splits(model: Model, target: int) -> list[dict[Hashable, int]]:
@@ -103,19 +92,15 @@ def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.time())
 
 
-def _count_prefix(xc: ExactCover, prefix: Sequence[int], deadline: float | None) -> Result:
-    from csp.backends.dlx import DLXSearch
-
-    search = DLXSearch(xc, time_limit=_remaining(deadline))
-    search.choose(prefix)
-    return search.count()
+def _count_prefix(plan: dispatch.Plan, prefix: Sequence[Hashable],
+                  deadline: float | None) -> Result:
+    return dispatch.count_below(plan, prefix, _remaining(deadline))
 
 
-def _count_fixed(model: Model, backend: str, fixed: dict[Hashable, int],
+def _count_fixed(model: Model, backend: Backend, fixed: dict[Hashable, int],
                  deadline: float | None) -> Result:
-    from csp.solve import count as count_one
-
-    return count_one(_restrict(model, fixed), backend, time_limit=_remaining(deadline))
+    plan = dispatch.prepare(_restrict(model, fixed), backend)
+    return plan.count(time_limit=_remaining(deadline))
 
 
 def _restrict(model: Model, fixed: dict[Hashable, int]) -> Model:
@@ -134,6 +119,8 @@ def _run(tasks: list[tuple], workers: int, executor: Any, time_limit: float | No
     if executor is None and workers == 1:
         return [fn(*args, deadline) for fn, *args in tasks]
     own = executor is None
+    if own or isinstance(executor, ProcessPoolExecutor):
+        _check_picklable(tasks[0])
     if own:
         methods = multiprocessing.get_all_start_methods()
         # fork shares the compiled kernels with the children; spawn elsewhere.
@@ -146,6 +133,19 @@ def _run(tasks: list[tuple], workers: int, executor: Any, time_limit: float | No
         if own:
             assert isinstance(executor, Executor)
             executor.shutdown(cancel_futures=True)
+
+
+def _check_picklable(task: tuple[Any, ...]) -> None:
+    """Refuse before submitting what cannot reach another process: a failed
+    pickle inside a process pool leaves its shutdown waiting for ever."""
+    try:
+        pickle.dumps(task)
+    except Exception as err:  # noqa: BLE001 - any pickling failure means the same
+        raise InputError(
+            "the problem cannot be sent to other processes (a lambda or local function in a "
+            f"Relation, say): {type(err).__name__}: {err}; declare it with a module-level "
+            "function, or count it with workers=1"
+        ) from None
 
 
 _SEVERITY = [Status.COMPLETE, Status.SOLUTION_LIMIT, Status.TIME_LIMIT, Status.INTERRUPTED]

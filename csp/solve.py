@@ -27,22 +27,21 @@ uses. Exchanging the items a and c of this `xc` (so options 0 and 1, and 2 and
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from csp import backends
-from csp.backends.base import Progress, Search, check_time_limit
+from csp import dispatch
+from csp import symmetry as sym
+from csp.backends.base import Backend, Progress, Search, check_time_limit
+from csp.errors import InputError
 from csp.result import Result
-
-if TYPE_CHECKING:
-    from csp.symmetry import Group
+from csp.symmetry import Group
 
 Problem = Any  # an ExactCover or a Model
 
 
 def solutions(
     problem: Problem,
-    backend: str = "auto",
+    backend: str | Backend = "auto",
     *,
     limit: int | None = None,
     time_limit: float | None = None,
@@ -61,18 +60,15 @@ def solutions(
     time_limit = check_time_limit(time_limit)  # inf: no limit; nan: an error
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
-        from csp import symmetry as sym
-
         return sym.solutions(problem, group, backend, limit=limit, time_limit=time_limit,
                              progress=progress)
-    chosen, lowered, decode = _prepare(problem, backend)
-    search = chosen.solutions(lowered, limit=limit, time_limit=time_limit, progress=progress)
-    return search if decode is None else _Decoded(search, decode)
+    return dispatch.prepare(problem, backend).solutions(limit=limit, time_limit=time_limit,
+                                                        progress=progress)
 
 
 def count(
     problem: Problem,
-    backend: str = "auto",
+    backend: str | Backend = "auto",
     *,
     time_limit: float | None = None,
     progress: Progress | None = None,
@@ -89,16 +85,13 @@ def count(
     time_limit = check_time_limit(time_limit)
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
-        from csp import symmetry as sym
-
         return sym.count(problem, group, backend, time_limit=time_limit, progress=progress)
-    chosen, lowered, _ = _prepare(problem, backend)
-    return chosen.count(lowered, time_limit=time_limit, progress=progress)
+    return dispatch.prepare(problem, backend).count(time_limit=time_limit, progress=progress)
 
 
 def solve(
     problem: Problem,
-    backend: str = "auto",
+    backend: str | Backend = "auto",
     *,
     time_limit: float | None = None,
     progress: Progress | None = None,
@@ -110,9 +103,6 @@ def solve(
 
 def _group(problem: Problem, up_to_symmetry: bool | Group, symmetry: Group | None
            ) -> Group | None:
-    from csp.errors import InputError
-    from csp.symmetry import Group
-
     if isinstance(up_to_symmetry, Group):
         if symmetry is not None and symmetry is not up_to_symmetry:
             raise InputError("two symmetry groups given: up_to_symmetry= and symmetry=")
@@ -131,41 +121,6 @@ def _group(problem: Problem, up_to_symmetry: bool | Group, symmetry: Group | Non
     return symmetry
 
 
-def resolve_backend(problem: Problem, backend: str = "auto") -> str:
+def resolve_backend(problem: Problem, backend: str | Backend = "auto") -> str:
     """The backend name that `backend` means for `problem`."""
-    return backends.default_for(problem) if backend == "auto" else backend
-
-
-def _prepare(
-    problem: Problem, backend: str
-) -> tuple[Any, Problem, Callable[[Any], Any] | None]:
-    name = resolve_backend(problem, backend)
-    chosen = backends.get(name)
-    if isinstance(problem, chosen.accepts):
-        return chosen, problem, None
-    from csp import reformulate
-
-    lowered, decode = reformulate.lower(problem, chosen.native)
-    return chosen, lowered, decode
-
-
-class _Decoded(Search):
-    """A search on a lowered problem whose solutions are mapped back."""
-
-    def __init__(self, inner: Search, decode: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.inner = inner
-        self.decode = decode
-        self.backend = inner.backend
-        self.stats = inner.stats
-
-    def __next__(self) -> Any:
-        try:
-            return self.decode(next(self.inner))
-        finally:
-            self.status = self.inner.status
-            self.stats = self.inner.stats
-
-    def close(self) -> None:
-        self.inner.close()
-        self.status = self.inner.status
+    return dispatch.resolve(problem, backend).name

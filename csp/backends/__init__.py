@@ -1,104 +1,223 @@
-"""The registry of backends: name -> backend, imported lazily.
+"""The registry of backends: name -> backend, open to other packages.
 
-The first entry of each form is its default: `backend="auto"` picks the
-compiled backend native to the problem's form. A backend whose optional
-dependency is missing is listed by `known()` but not by `available()`, and
-asking for it raises `BackendUnavailable` naming the extra to install;
-`import csp` never fails because of it.
+Three sources fill it, in this order (the order `available()` lists and
+`backend="auto"` searches):
+
+1. the built-in backends, imported lazily (`dlx` first for an exact cover,
+   `bitmask` first for a model: the first available backend native to a
+   problem's form is its default);
+2. plug-ins: every installed distribution's entry points in the group
+   `csp.backends` (name = the backend's name, value = `module:Class`);
+3. `register(backend)` at run time.
+
+A backend whose optional dependency is missing is listed by `known()` but not
+by `available()`, and asking for it raises `BackendUnavailable` naming the
+extra to install. A plug-in that cannot load (an import error, a missing
+protocol member, a name that clashes, a probe answered wrongly) is listed by
+`broken()` with the reason, naming its distribution and entry point; it never
+breaks `import csp` or the other backends.
 
 >>> "dlx" in available()
 True
+>>> get("dlx").native.__name__, native_form("cpsat")
+('ExactCover', 'model')
 """
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 
+from csp.backends.base import Backend, validate
 from csp.errors import BackendUnavailable
+
+GROUP = "csp.backends"
+"""The entry-point group a package declares its backends in."""
 
 
 @dataclass(frozen=True)
 class Entry:
+    """Where a backend comes from, known before it is imported."""
+
     name: str
     module: str
     cls: str
-    extra: str | None  # the pip extra that installs its dependency
-    requires: str | None  # the module that dependency provides
-    form: str  # its native form: "exact-cover" or "model"
+    extra: str | None = None  # the pip extra that installs its dependency
+    requires: str | None = None  # the module that dependency provides
+    form: str | None = None  # its native form, if known without importing it
+    origin: str = "built-in"  # "built-in", "plug-in", or "register()"
+    distribution: str | None = None  # a plug-in's distribution
 
 
-REGISTRY: dict[str, Entry] = {
-    entry.name: entry
-    for entry in (
-        Entry("dlx", "csp.backends.dlx", "DLXBackend", None, None, "exact-cover"),
-        Entry("bitmask", "csp.backends.bitmask", "BitmaskBackend", None, None, "model"),
-        Entry("cpsat", "csp.backends.cpsat", "CPSATBackend", "cpsat", "ortools", "model"),
-        Entry("python-constraint", "csp.backends.pyconstraint", "PythonConstraintBackend",
-              "pyconstraint", "constraint", "model"),
-    )
-}
+BUILTIN: tuple[Entry, ...] = (
+    Entry("dlx", "csp.backends.dlx", "DLXBackend", form="exact-cover"),
+    Entry("bitmask", "csp.backends.bitmask", "BitmaskBackend", form="model"),
+    Entry("cpsat", "csp.backends.cpsat", "CPSATBackend", "cpsat", "ortools", "model"),
+    Entry("python-constraint", "csp.backends.pyconstraint", "PythonConstraintBackend",
+          "python-constraint", "constraint", "model"),
+)
+
+ALIASES = {"pyconstraint": "python-constraint"}
+"""Old names that still resolve (the extra was `pyconstraint`)."""
+
+REGISTRY: dict[str, Entry] = {entry.name: entry for entry in BUILTIN}
+"""Every backend known so far, by name; plug-ins join on first use."""
 
 _instances: dict[str, Any] = {}
-_errors: dict[str, str] = {}
+_errors: dict[str, str] = {}  # name -> why it cannot run (missing extra, broken plug-in)
+_broken: dict[str, str] = {}  # plug-ins that failed to load, and why
+_plugins_read = False
 
 
 def known() -> list[str]:
-    """Every backend name, installed or not."""
-    return list(REGISTRY)
+    """Every backend name, installed or not (broken plug-ins excepted)."""
+    _read_plugins()
+    return [name for name in REGISTRY if name not in _broken]
 
 
 def available() -> list[str]:
     """The names of the backends that can run here."""
+    _read_plugins()
     return [name for name in REGISTRY if _load(name) is not None]
 
 
-def get(name: str) -> Any:
-    """The backend called `name`; `BackendUnavailable` says why it cannot run."""
+def broken() -> dict[str, str]:
+    """The plug-ins that could not be loaded: name -> the reason."""
+    _read_plugins()
+    for name in list(REGISTRY):
+        _load(name)
+    return dict(_broken)
+
+
+def get(backend: str | Backend) -> Backend:
+    """The backend called `backend` (or `backend` itself, checked against the
+    protocol); `BackendUnavailable` says why it cannot run."""
+    if not isinstance(backend, str):
+        problems = validate(backend)
+        if problems:
+            raise BackendUnavailable(f"{backend!r} is not a backend: {'; '.join(problems)}")
+        return backend
+    name = ALIASES.get(backend, backend)
     _entry(name)
-    backend = _load(name)
-    if backend is None:
+    loaded = _load(name)
+    if loaded is None:
         raise BackendUnavailable(_errors[name])
-    return backend
+    return loaded
 
 
-def native_form(name: str) -> str:
-    """The form backend `name` solves natively, `"exact-cover"` or `"model"`,
-    known without importing it.
+def name_of(backend: str | Backend) -> str:
+    """A backend's name, given its name (or an alias) or the backend."""
+    return ALIASES.get(backend, backend) if isinstance(backend, str) else backend.name
 
-    >>> native_form("dlx"), native_form("cpsat")
-    ('exact-cover', 'model')
+
+def native_form(backend: str | Backend) -> str:
+    """The form a backend solves natively, `"exact-cover"` or `"model"`
+    (for a built-in, known without importing it)."""
+    if isinstance(backend, str):
+        entry = _entry(ALIASES.get(backend, backend))
+        if entry.form is not None:
+            return entry.form
+    return form_of(get(backend).native)
+
+
+def form_of(native: type) -> str:
+    from csp.exactcover import ExactCover
+
+    return "exact-cover" if issubclass(native, ExactCover) else "model"
+
+
+def default_for(problem: Any) -> str:
+    """The backend `auto` means for this problem: the first available one
+    native to its form (the compiled built-in)."""
+    from csp.exactcover import ExactCover
+    from csp.model import Model
+
+    if not isinstance(problem, (ExactCover, Model)):
+        raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")
+    form = "exact-cover" if isinstance(problem, ExactCover) else "model"
+    for name in available():
+        if native_form(name) == form:
+            return name
+    raise BackendUnavailable(f"no available backend is native to the {form} form")
+
+
+def register(backend: Backend | type, *, replace: bool = False) -> Backend:
+    """Add a backend (an object, or a class taking no arguments) at run time.
+
+    It is checked against the protocol; a name already taken is an error
+    unless `replace` (a built-in is never replaced). Returns the backend.
     """
-    return _entry(name).form
+    instance = backend() if isinstance(backend, type) else backend
+    problems = validate(instance)
+    if problems:
+        raise BackendUnavailable(f"cannot register {backend!r}: {'; '.join(problems)}")
+    name = instance.name
+    if name in REGISTRY and (not replace or REGISTRY[name].origin == "built-in"):
+        raise BackendUnavailable(f"a backend named {name!r} exists already "
+                                 f"({REGISTRY[name].origin})")
+    cls = type(instance)
+    REGISTRY[name] = Entry(name, cls.__module__, cls.__qualname__, form=form_of(instance.native),
+                           origin="register()")
+    _instances[name] = instance
+    _errors.pop(name, None)
+    _broken.pop(name, None)
+    return instance
+
+
+def unregister(name: str) -> None:
+    """Remove a backend added by `register` or a plug-in (not a built-in)."""
+    entry = _entry(name)
+    if entry.origin == "built-in":
+        raise BackendUnavailable(f"{name!r} is built in and cannot be removed")
+    del REGISTRY[name]
+    for table in (_instances, _errors, _broken):
+        table.pop(name, None)  # type: ignore[attr-defined]
 
 
 def _entry(name: str) -> Entry:
+    _read_plugins()
     if name not in REGISTRY:
         raise BackendUnavailable(
-            f"unknown backend {name!r}; the backends are: {', '.join(REGISTRY)}"
+            f"unknown backend {name!r}; the backends are: {', '.join(known())}"
         )
     return REGISTRY[name]
 
 
-def default_for(problem: Any) -> str:
-    """The backend `auto` means for this problem: the compiled one native to its form."""
-    from csp.exactcover import ExactCover
-    from csp.model import Model
+def _read_plugins() -> None:
+    """Add the entry points of the group `csp.backends`, once, without importing them."""
+    global _plugins_read
+    if _plugins_read:
+        return
+    _plugins_read = True
+    try:
+        points = metadata.entry_points(group=GROUP)
+    except Exception as err:  # noqa: BLE001 - broken metadata must not break csp
+        _broken["?"] = f"the installed packages' entry points could not be read: {err}"
+        return
+    for point in points:
+        dist = getattr(point.dist, "name", None) or "an unknown distribution"
+        where = f"plug-in {point.name!r} of {dist} (entry point {point.name} = {point.value})"
+        if point.name in REGISTRY:
+            # The first one holds; a clash never replaces a built-in silently.
+            taken = REGISTRY[point.name].origin
+            _broken.setdefault(f"{point.name} ({dist})",
+                               f"{where}: the name {point.name!r} is taken by the {taken}")
+            continue
+        module, _, attr = point.value.partition(":")
+        REGISTRY[point.name] = Entry(point.name, module.strip(), attr.strip(), origin="plug-in",
+                                     distribution=dist)
 
-    if isinstance(problem, ExactCover):
-        return "dlx"
-    if isinstance(problem, Model):
-        return "bitmask"
-    raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")
 
-
-def _load(name: str) -> Any:
+def _load(name: str) -> Backend | None:
     if name in _instances:
         return _instances[name]
     if name in _errors:
         return None
     entry = REGISTRY[name]
+    if entry.origin == "plug-in":
+        return _load_plugin(entry)
     if entry.requires is not None:
         try:
             importlib.import_module(entry.requires)
@@ -108,13 +227,45 @@ def _load(name: str) -> Any:
                 f"pip install 'csp-workbench[{entry.extra}]'"
             )
             return None
-    try:
-        module = importlib.import_module(entry.module)
-    except ModuleNotFoundError as err:
-        if err.name != entry.module:
-            raise
-        _errors[name] = f"backend {name!r} is not part of this version of csp"
-        return None
+    module = importlib.import_module(entry.module)
     backend = getattr(module, entry.cls)()
     _instances[name] = backend
     return backend
+
+
+def _load_plugin(entry: Entry) -> Backend | None:
+    where = (f"plug-in {entry.name!r} of {entry.distribution} "
+             f"(entry point {entry.name} = {entry.module}:{entry.cls})")
+    try:
+        module = importlib.import_module(entry.module)
+        target: Any = module
+        for part in entry.cls.split("."):
+            target = getattr(target, part)
+        backend = target() if isinstance(target, type) else target
+        problems = validate(backend, probe=True)
+        if not problems and backend.name != entry.name:
+            problems = [f"its name is {backend.name!r}, not the entry point's {entry.name!r}"]
+    except Exception as err:  # noqa: BLE001 - any failure of a plug-in is reported, not raised
+        problems = [f"it failed to load: {type(err).__name__}: {err}"]
+    if problems:
+        reason = f"{where}: {'; '.join(problems)}"
+        _errors[entry.name] = reason
+        _broken[entry.name] = reason
+        return None
+    _instances[entry.name] = backend
+    return backend
+
+
+__all__ = [
+    "Backend",
+    "Entry",
+    "available",
+    "broken",
+    "default_for",
+    "get",
+    "known",
+    "name_of",
+    "native_form",
+    "register",
+    "unregister",
+]

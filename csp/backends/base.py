@@ -1,26 +1,48 @@
 """The protocol every backend implements, and the search driver they share.
 
 A backend takes the problems of its `accepts` forms directly (its `native`
-form first); `csp.solve` lowers any other form by a reformulation. It offers
-two operations:
+form first); `csp.dispatch` lowers any other form by a reformulation. It
+offers two operations:
 
 - `solutions(problem, limit=, time_limit=, progress=)` returns a `Search`: a
   lazy iterator of solutions whose `status` and `stats` are live;
 - `count(problem, time_limit=, progress=)` returns a `Result` and never
   materialises solutions.
+
+What else it can do is declared as data in `capabilities`, and that data,
+never a backend's name, decides what the rest of `csp` does with it:
+
+- `SPLIT`: the backend also implements `Splitting` (`split`, `choose`,
+  `count_chosen`) on its native form, so parallel counting and canonicity
+  pruning up to symmetry cut its own search tree into subproblems;
+- `COLOURS`: an exact-cover backend that takes coloured secondary items;
+- a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
+  model backend that takes that kind of constraint as it is. A constraint of
+  another kind is decomposed (into a `Table`, or an all-different into `!=`
+  pairs) or refused before solving (see `csp.dispatch`).
+
+>>> sorted(CONSTRAINT_KINDS)
+['AllDifferent', 'Compare', 'Sum', 'Table']
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from csp.result import Result, Stats, Status
 
 Progress = Callable[[Stats], None]
 """A progress callback: called now and then with the statistics so far."""
+
+SPLIT = "split"
+"""The backend implements `Splitting` on its native form."""
+COLOURS = "colours"
+"""An exact-cover backend that takes coloured secondary items."""
+CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
+"""The kinds of constraint (`Constraint.kind`) a model backend may declare."""
 
 
 @runtime_checkable
@@ -46,6 +68,92 @@ class Backend(Protocol):
         time_limit: float | None = None,
         progress: Progress | None = None,
     ) -> Result: ...
+
+
+@runtime_checkable
+class Splitting(Protocol):
+    """What a backend with the `SPLIT` capability adds, on its native form.
+
+    A *prefix* is a partial solution: for an exact cover, a tuple of option
+    indices. The subtrees below the prefixes `split` reports partition the
+    solutions below `prefix`.
+    """
+
+    def split(self, problem: Any, prefix: Sequence[Any], depth: int, *,
+              time_limit: float | None = None) -> Search:
+        """The partial solutions `depth` levels deep that extend `prefix`
+        (solutions met above that depth are reported too)."""
+        ...
+
+    def choose(self, problem: Any, prefix: Sequence[Any], *, limit: int | None = None,
+               time_limit: float | None = None, progress: Progress | None = None) -> Search:
+        """The solutions that extend `prefix`."""
+        ...
+
+    def count_chosen(self, problem: Any, prefix: Sequence[Any], *,
+                     time_limit: float | None = None,
+                     progress: Progress | None = None) -> Result:
+        """The number of solutions that extend `prefix`, not materialised."""
+        ...
+
+
+def validate(backend: Any, *, probe: bool = False) -> list[str]:
+    """What is wrong with `backend` as a `Backend` ([] if nothing).
+
+    With `probe`, it also counts a one-option problem of its native form and
+    checks the answer: a plug-in that returns the wrong type or count is
+    caught when it is listed, not in the middle of a user's run.
+    """
+    from csp.exactcover import ExactCover
+    from csp.model import Model
+
+    problems = []
+    for member in ("name", "native", "accepts", "capabilities", "solutions", "count"):
+        if not hasattr(backend, member):
+            problems.append(f"it has no {member!r}")
+    if problems:
+        return problems
+    if not isinstance(backend.name, str) or not backend.name:
+        problems.append(f"its name {backend.name!r} is not a non-empty string")
+    if backend.native not in (ExactCover, Model):
+        problems.append(f"its native form {backend.native!r} is neither ExactCover nor Model")
+    accepts = backend.accepts
+    if not (isinstance(accepts, tuple) and all(isinstance(t, type) for t in accepts)):
+        problems.append(f"its accepts {accepts!r} is not a tuple of classes")
+    elif backend.native not in accepts:
+        problems.append("its accepts does not include its native form")
+    if not (isinstance(backend.capabilities, (frozenset, set))
+            and all(isinstance(c, str) for c in backend.capabilities)):
+        problems.append(f"its capabilities {backend.capabilities!r} are not a set of strings")
+    for method in ("solutions", "count"):
+        if not callable(getattr(backend, method)):
+            problems.append(f"its {method!r} is not callable")
+    if not problems and SPLIT in backend.capabilities and not isinstance(backend, Splitting):
+        problems.append("it declares 'split' but lacks split/choose/count_chosen")
+    if problems or not probe:
+        return problems
+    return _probe(backend)
+
+
+def _probe(backend: Any) -> list[str]:
+    from csp.exactcover import ExactCover
+    from csp.model import Model
+
+    if backend.native is ExactCover:
+        problem: Any = ExactCover(["a"])
+        problem.add_option(["a"])
+        expected = 1
+    else:
+        problem = Model("probe")
+        problem.var("x", [0, 1])
+        expected = 2
+    result = backend.count(problem, time_limit=10)
+    if not isinstance(result, Result):
+        return [f"its count returned a {type(result).__name__}, not a csp.Result"]
+    if result.count != expected or result.status is not Status.COMPLETE:
+        return [f"it counted {result.count} ({result.status}) solutions of a probe that has "
+                f"{expected}"]
+    return []
 
 
 def check_time_limit(time_limit: float | None) -> float | None:

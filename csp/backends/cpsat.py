@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 from ortools.util.python.sorted_interval_list import Domain
 
-from csp.backends.base import Progress, Search
+from csp.backends.base import COLOURS, CONSTRAINT_KINDS, Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -441,9 +441,7 @@ class CPSATBackend:
     name: ClassVar[str] = "cpsat"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"count", "enumerate", "colours", "time_limit", "progress", "parallel_first_solution"}
-    )
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS}
 
     def solutions(self, problem: Any, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None

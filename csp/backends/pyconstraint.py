@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import constraint as pc
 
-from csp.backends.base import Progress, Search
+from csp.backends.base import CONSTRAINT_KINDS, Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
 from csp.model import Model
 from csp.reformulate import allowed_tuples
@@ -269,9 +269,7 @@ class PythonConstraintBackend:
     name: ClassVar[str] = "python-constraint"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model,)
-    capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"count", "enumerate", "time_limit", "progress"}
-    )
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS
 
     def solutions(self, problem: Model, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None

@@ -128,10 +128,11 @@ class BackendSolver(Solver):
         self.name = name
         from csp import backends
 
-        entry = backends.REGISTRY[name]
+        entry = backends.REGISTRY[backends.name_of(name)]
         self.modules = ("csp", entry.module) + ((entry.requires,) if entry.requires else ())
-        self.numba = name in ("dlx", "bitmask")
-        native = entry.form
+        # the built-ins that are compiled: their first run in a process loads the cache
+        self.numba = entry.module in ("csp.backends.dlx", "csp.backends.bitmask")
+        native = backends.native_form(name)
         other = "model" if native == "exact-cover" else "exact-cover"
         self.forms = (native, other)
 
@@ -147,26 +148,29 @@ class BackendSolver(Solver):
 
     def version(self) -> str:
         import csp
+        from csp import backends
 
+        entry = backends.REGISTRY[backends.name_of(self.name)]
+        if entry.distribution is not None:  # a plug-in: its own distribution's version
+            return f"{entry.distribution} {_version(entry.distribution)}"
         extra = {"cpsat": "ortools", "python-constraint": "python-constraint2"}.get(self.name)
         return csp.__version__ + (f" ({extra} {_version(extra)})" if extra else "")
 
     def prepare(self, problems: list[Any]) -> Any:
-        from csp import backends, reformulate
+        from csp import backends, dispatch
         from csp.bench.instances import UpToSymmetry
         from csp.errors import InputError
 
         backend = backends.get(self.name)
         out = []
         for problem in problems:
-            if isinstance(problem, (UpToSymmetry, *backend.accepts)):
+            if isinstance(problem, UpToSymmetry):
                 out.append(problem)
                 continue
             try:
-                lowered, _ = reformulate.lower(problem, backend.native)
+                out.append(dispatch.prepare(problem, backend))
             except (InputError, ValueError) as err:
                 raise Cannot(f"lowering for {self.name} failed: {err}") from err
-            out.append(lowered)
         return backend, out
 
     def count(self, prepared: Any, time_limit: float | None) -> Outcome:
@@ -184,7 +188,7 @@ class BackendSolver(Solver):
                 result = count(problem.problem, self.name, time_limit=left,
                                up_to_symmetry=problem.group)
             else:
-                result = backend.count(problem, time_limit=left)
+                result = problem.count(time_limit=left)
             outcome.counts.append(result.count)
             if result.stats.nodes is None:
                 nodes = None
@@ -477,7 +481,7 @@ def all_solvers() -> list[Solver]:
 def by_name(name: str) -> Solver:
     from csp import backends
 
-    if name in backends.REGISTRY:
+    if backends.name_of(name) in backends.known():
         return BackendSolver(name)
     for cls in PEERS:
         if cls.name == name:

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     names = args.backends or backends.known()
     for name in names:
-        if name not in backends.REGISTRY:
+        if backends.name_of(name) not in backends.known():
             raise InputError(f"unknown backend {name!r}; the backends are: "
                              f"{', '.join(backends.known())}")
     lineup = solvers.backend_solvers(names)

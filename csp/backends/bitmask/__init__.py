@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import ClassVar
 
-from csp.backends.base import PAUSED, Progress, SlicedSearch
+from csp.backends.base import CONSTRAINT_KINDS, PAUSED, Progress, SlicedSearch
 from csp.backends.bitmask import kernel
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
 from csp.model import Model
@@ -67,9 +67,7 @@ class BitmaskBackend:
     name: ClassVar[str] = "bitmask"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model,)
-    capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"count", "enumerate", "resume", "time_limit", "progress"}
-    )
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS
 
     def solutions(self, problem: Model, *, limit: int | None = None,
                   time_limit: float | None = None,

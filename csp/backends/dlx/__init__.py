@@ -9,12 +9,13 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 
-from csp.backends.base import PAUSED, SlicedSearch
+from csp.backends.base import COLOURS, PAUSED, SPLIT, Progress, SlicedSearch
 from csp.backends.dlx import kernel
 from csp.backends.dlx.links import Links, build, sanity
 from csp.exactcover import ExactCover
@@ -68,10 +69,6 @@ class DLXSearch(SlicedSearch):
         """The structure's invariants (see `links.sanity`); [] if sound."""
         return sanity(self.links)
 
-    @property
-    def paused(self) -> bool:
-        return int(self.state[kernel.PHASE]) == kernel.PHASE_TRY and self.status is None
-
 
 class DLXBackend:
     """Dancing links, Algorithm C: the native backend for `ExactCover`."""
@@ -79,17 +76,53 @@ class DLXBackend:
     name: ClassVar[str] = "dlx"
     native: ClassVar[type] = ExactCover
     accepts: ClassVar[tuple[type, ...]] = (ExactCover,)
-    capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"count", "enumerate", "colours", "resume", "time_limit", "progress", "subproblems"}
-    )
+    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT})
+
+    def __init__(self) -> None:
+        # The links of the last problem split: a split search builds them once
+        # and every subproblem starts from a copy.
+        self._last: tuple[weakref.ref[ExactCover], int, Links] | None = None
 
     def solutions(self, problem: ExactCover, *, limit: int | None = None,
-                  time_limit: float | None = None, progress=None) -> DLXSearch:
+                  time_limit: float | None = None, progress: Progress | None = None
+                  ) -> DLXSearch:
         return DLXSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
 
     def count(self, problem: ExactCover, *, time_limit: float | None = None,
-              progress=None) -> Result:
+              progress: Progress | None = None) -> Result:
         return DLXSearch(problem, time_limit=time_limit, progress=progress).count()
+
+    # -- Splitting: prefixes are option indices ---------------------------------------
+
+    def split(self, problem: ExactCover, prefix: Sequence[int], depth: int, *,
+              time_limit: float | None = None) -> DLXSearch:
+        search = self.choose(problem, prefix, time_limit=time_limit)
+        search.split(depth)
+        return search
+
+    def choose(self, problem: ExactCover, prefix: Sequence[int], *, limit: int | None = None,
+               time_limit: float | None = None, progress: Progress | None = None
+               ) -> DLXSearch:
+        search = DLXSearch(problem, self._links(problem), limit=limit, time_limit=time_limit,
+                           progress=progress)
+        search.choose(prefix)
+        return search
+
+    def count_chosen(self, problem: ExactCover, prefix: Sequence[int], *,
+                     time_limit: float | None = None, progress: Progress | None = None
+                     ) -> Result:
+        return self.choose(problem, prefix, time_limit=time_limit, progress=progress).count()
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"_last": None}  # a weak reference does not travel to another process
+
+    def _links(self, problem: ExactCover) -> Links:
+        last = self._last
+        if last is None or last[0]() is not problem or last[1] != problem.n_options:
+            # Options are only ever added: the same object with as many is unchanged.
+            last = (weakref.ref(problem), problem.n_options, build(problem))
+            self._last = last
+        return last[2].copy()
 
 
 __all__ = ["DLXBackend", "DLXSearch", "PAUSED"]

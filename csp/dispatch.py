@@ -1,0 +1,220 @@
+"""One dispatch layer: resolve a backend, give it the problem in a form it
+takes, and map its solutions back to the problem as declared.
+
+Every caller (`csp.solve`, `csp.crosscheck`, `csp.symmetry`, `csp.parallel`,
+`csp bench`) goes through `prepare`, so a plug-in backend gets exactly what a
+built-in gets:
+
+1. the name (or `"auto"`, or a backend object) is resolved by the registry;
+2. a problem of a form the backend does not accept is lowered
+   (`csp.reformulate`), and its solutions are decoded back;
+3. what the backend declares it cannot take is settled *before solving*: a
+   constraint of a kind a model backend does not list in its capabilities is
+   decomposed (into a `Table` of its allowed tuples, or an all-different into
+   `!=` pairs) where that is small, else refused with an `InputError` naming
+   the constraint and the backends that do take it; colours on an exact-cover
+   backend without `COLOURS` are refused the same way.
+
+>>> from csp import ExactCover
+>>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
+>>> plan = prepare(xc, "bitmask")
+>>> plan.name, type(plan.target).__name__, plan.count().count
+('bitmask', 'Model', 2)
+>>> sorted(plan.solutions())
+[(0, 1), (2,)]
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from csp import backends
+from csp.backends.base import COLOURS, Backend, Progress, Search
+from csp.constraints import AllDifferent, Compare, Constraint, Table
+from csp.errors import BackendUnavailable, InputError
+from csp.exactcover import ExactCover
+from csp.model import Model
+from csp.result import Result
+
+Problem = Any  # an ExactCover or a Model
+
+DECOMPOSE_TUPLES = 100_000
+"""The most tuples a constraint may expand to when a backend needs it as a `Table`."""
+
+
+@dataclass
+class Plan:
+    """A problem ready for one backend: `target` is what the backend gets,
+    `decode` (None when it gets the problem as declared) maps its solutions back."""
+
+    backend: Backend
+    problem: Problem
+    target: Problem
+    decode: Callable[[Any], Any] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.backend.name
+
+    def solutions(self, *, limit: int | None = None, time_limit: float | None = None,
+                  progress: Progress | None = None) -> Search:
+        search = self.backend.solutions(self.target, limit=limit, time_limit=time_limit,
+                                        progress=progress)
+        return search if self.decode is None else Decoded(search, self.decode)
+
+    def count(self, *, time_limit: float | None = None,
+              progress: Progress | None = None) -> Result:
+        return checked(self.backend.count(self.target, time_limit=time_limit,
+                                          progress=progress), self.name)
+
+
+def resolve(problem: Problem, backend: str | Backend = "auto") -> Backend:
+    """The backend that `backend` (a name, `"auto"` or a backend) means for `problem`."""
+    if isinstance(backend, str) and backend == "auto":
+        backend = backends.default_for(problem)
+    return backends.get(backend)
+
+
+def prepare(problem: Problem, backend: str | Backend = "auto") -> Plan:
+    """`problem` made ready for `backend`; an `InputError` if it cannot take it."""
+    if not isinstance(problem, (ExactCover, Model)):
+        raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")
+    chosen = resolve(problem, backend)
+    if isinstance(problem, chosen.accepts):
+        target, decode = problem, None
+    else:
+        from csp import reformulate
+
+        target, decode = reformulate.lower(problem, chosen.native)
+    return Plan(chosen, problem, adapt(target, chosen), decode)
+
+
+def adapt(problem: Problem, backend: Backend) -> Problem:
+    """`problem` (in a form `backend` accepts) with what it cannot take
+    decomposed; an `InputError` naming what cannot be."""
+    if isinstance(problem, ExactCover):
+        if problem.colours and COLOURS not in backend.capabilities:
+            raise InputError(f"backend {backend.name!r} does not take colours, and this exact "
+                             f"cover has {len(problem.colours)}; backends that do: "
+                             f"{', '.join(takers(problem))}")
+        return problem
+    caps = backend.capabilities
+    if all(kinds(c) & caps for c in problem.constraints):
+        return problem
+    adapted = Model(problem.name)
+    for name, variable in problem.variables.items():
+        adapted.var(name, variable.domain)
+    for number, constraint in enumerate(problem.constraints, start=1):
+        if kinds(constraint) & caps:
+            adapted.constraints.append(constraint)  # scopes are names: they bind as they are
+            continue
+        parts = decompose(problem, constraint, caps)
+        if parts is None:
+            raise InputError(
+                f"backend {backend.name!r} does not take constraint {number} "
+                f"({constraint.describe()}), and it is too large to decompose; backends that "
+                f"take it: {', '.join(takers(problem)) or 'none available'}")
+        for part in parts:
+            adapted.add(part)
+    return adapted
+
+
+def kinds(constraint: Constraint) -> set[str]:
+    """The kinds a constraint is (a `Relation` is a `Table`), as capabilities name them."""
+    return {cls.__dict__["kind"] for cls in type(constraint).__mro__ if "kind" in cls.__dict__}
+
+
+def decompose(model: Model, constraint: Constraint, caps: frozenset[str]
+              ) -> list[Constraint] | None:
+    """`constraint` as constraints of kinds in `caps`; None if that is too large."""
+    if isinstance(constraint, AllDifferent) and "Compare" in caps:
+        return [Compare(a, "!=", b) for a, b in itertools.combinations(constraint.scope, 2)]
+    if "Table" not in caps:
+        return None
+    domains = [model.variables[name].domain for name in constraint.scope]
+    if math.prod(len(d) for d in domains) > DECOMPOSE_TUPLES:
+        return None
+    scope = constraint.scope
+    allowed = [row for row in itertools.product(*domains)
+               if constraint.holds(dict(zip(scope, row)))]
+    return [Table(scope, allowed)]
+
+
+def takers(problem: Problem) -> list[str]:
+    """The available backends that take `problem` (lowered where they need it)."""
+    found = []
+    for name in backends.available():
+        backend = backends.get(name)
+        try:
+            if isinstance(problem, backend.accepts):
+                target = problem
+            else:
+                # Lowering yields only what every backend of that form takes.
+                found.append(name)
+                continue
+            if isinstance(target, ExactCover):
+                if not target.colours or COLOURS in backend.capabilities:
+                    found.append(name)
+            elif all(kinds(c) & backend.capabilities for c in target.constraints):
+                found.append(name)
+        except (InputError, BackendUnavailable):
+            continue
+    return found
+
+
+def checked(result: Any, name: str) -> Result:
+    """A backend's `count` answer, refused clearly if it is not a `Result`."""
+    if not isinstance(result, Result):
+        raise BackendUnavailable(f"backend {name!r}: count returned a "
+                                 f"{type(result).__name__}, not a csp.Result")
+    return result
+
+
+class Decoded(Search):
+    """A search on a lowered problem whose solutions are mapped back."""
+
+    def __init__(self, inner: Search, decode: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.inner = inner
+        self.decode = decode
+        self.backend = inner.backend
+        self.stats = inner.stats
+
+    def __next__(self) -> Any:
+        try:
+            return self.decode(next(self.inner))
+        finally:
+            self.status = self.inner.status
+            self.stats = self.inner.stats
+
+    def close(self) -> None:
+        self.inner.close()
+        self.status = self.inner.status
+
+
+def prefixes(plan: Plan, target_pieces: int, max_depth: int = 4) -> list[tuple[Hashable, ...]]:
+    """Prefixes of `plan`'s own search tree (a `SPLIT` backend) whose subtrees
+    partition its solutions: the shallowest level with at least `target_pieces`."""
+    splitter: Any = plan.backend
+    found: list[tuple[Hashable, ...]] = [()]
+    for depth in range(1, max_depth + 1):
+        if len(found) >= target_pieces:
+            break
+        search = splitter.split(plan.target, (), depth)
+        found = [tuple(prefix) for prefix in search]
+    return found
+
+
+def count_below(plan: Plan, prefix: Sequence[Hashable],
+                time_limit: float | None = None) -> Result:
+    """The solutions of `plan` that extend `prefix` (a `SPLIT` backend)."""
+    splitter: Any = plan.backend
+    return checked(splitter.count_chosen(plan.target, prefix, time_limit=time_limit), plan.name)
+
+
+__all__ = ["Decoded", "Plan", "adapt", "checked", "decompose", "kinds", "prepare", "resolve",
+           "takers"]
