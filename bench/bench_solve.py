@@ -485,9 +485,9 @@ def default_backend(kind: str) -> str:
         from csp import problems
         from csp.solve import resolve_backend
 
-        module = problems.get(kind)
+        chosen = problems.get(kind)
         sample = "4 1\n2 0 2 0" if kind == "shikaku" else "." * 81
-        return resolve_backend(module.declare(module.parse(sample)[0]), "auto")
+        return resolve_backend(chosen.declare(next(iter(chosen.parse(sample)))), "auto")
     except Exception:  # noqa: BLE001 - only a label
         return "auto"
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -450,8 +450,3 @@ def _line(tokens: Iterable[str]) -> str:
         raise InputError(f"a line of Knuth's format may not start with '|': {line[:60]!r}",
                          token=line.split()[0])
     return line
-
-
-def solution_options(xc: ExactCover, solution: Sequence[int]) -> list[str]:
-    """The chosen options of a solution as lines of Knuth's format."""
-    return [xc.option_text(k) for k in solution]

@@ -52,6 +52,13 @@ def test_a_bad_puzzle_is_reported_and_the_others_solved(capsys, tmp_path):
     assert f"{path}: line 2: a line of 80 symbols" in err
 
 
+def patch_kind(monkeypatch, module, **parts):
+    """Replace parts of a built-in kind (its `KIND` holds the module's functions)."""
+    import dataclasses
+
+    monkeypatch.setattr(module, "KIND", dataclasses.replace(module.KIND, **parts))
+
+
 def test_a_puzzle_that_fails_to_declare_is_reported_and_the_others_solved(
         capsys, tmp_path, monkeypatch):
     from csp.errors import InputError
@@ -64,7 +71,7 @@ def test_a_puzzle_that_fails_to_declare_is_reported_and_the_others_solved(
             raise InputError("this backend cannot take it")
         return declare(puzzle, form)
 
-    monkeypatch.setattr(sudoku, "declare", refuse_the_second)
+    patch_kind(monkeypatch, sudoku, declare=refuse_the_second)
     sample = (EXAMPLES / "sudoku.txt").read_text().splitlines()[-1]
     path = tmp_path / "three.txt"
     path.write_text(f"{sample}\n{sample}\n{sample}\n")
@@ -79,8 +86,8 @@ def test_a_named_backend_gets_the_puzzle_in_its_native_form(capsys, monkeypatch)
 
     forms = []
     declare = sudoku.declare
-    monkeypatch.setattr(sudoku, "declare",
-                        lambda puzzle, form=None: forms.append(form) or declare(puzzle, form))
+    patch_kind(monkeypatch, sudoku,
+               declare=lambda puzzle, form=None: forms.append(form) or declare(puzzle, form))
     for backend in ("dlx", "bitmask", "auto"):
         code, out, _ = run(capsys, "solve", "sudoku", str(EXAMPLES / "sudoku.txt"),
                            "--backend", backend)
@@ -241,7 +248,7 @@ def interrupt_formatting(monkeypatch, call: int) -> None:
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(queens, "format", format_or_interrupt)
+    patch_kind(monkeypatch, queens, format=format_or_interrupt)
 
 
 def test_ctrl_c_while_printing_ends_as_interrupted(capsys, monkeypatch):

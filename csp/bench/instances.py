@@ -310,7 +310,7 @@ def lattice(first: int | None = None) -> Instance:
     """Lattice Practices (ACM ICPC Tokyo 1998 B): every dataset of the shared data,
     counted up to the lattice's symmetries with `csp.problems.lattice`."""
     module = _problem_module("lattice")
-    if not getattr(module, "UP_TO_SYMMETRY", False) or not hasattr(module, "symmetry"):
+    if not module.KIND.up_to_symmetry or module.KIND.symmetry is None:
         raise Missing("csp.problems.lattice does not count up to symmetry")
     expected = tuple(int(x) for x in _read("lattice/lattice_expected.txt").split())
     puzzles = module.parse(_read("lattice/lattice_input.txt"))
@@ -327,7 +327,7 @@ def lattice(first: int | None = None) -> Instance:
         return out
 
     name = "lattice" if first is None else f"lattice-first{first}"
-    return Instance(name, "lattice", tuple(module.FORMS), expected, build,
+    return Instance(name, "lattice", module.KIND.forms, expected, build,
                     "lattice/lattice_input.txt + lattice_expected.txt",
                     {"datasets": len(puzzles), "up_to_symmetry": True})
 

@@ -16,13 +16,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     print("puzzle kinds (csp solve KIND FILE):")
-    for kind in problems.KINDS:
-        module = problems.get(kind)
-        large = getattr(module, "LARGE_FORM", None)
-        forms = ", ".join(f"{f} (default)" if f == module.DEFAULT_FORM
-                          else f"{f} (default from 25x25)" if f == large else f
-                          for f in module.FORMS)
-        print(f"  {kind:10} {module.DESCRIPTION}")
+    for name, kind in problems.kinds().items():
+        forms = ", ".join(f"{f} (default)" if f == kind.default_form
+                          else f"{f} ({kind.form_notes[f]})" if f in kind.form_notes else f
+                          for f in kind.forms)
+        print(f"  {name:10} {kind.description}")
         print(f"  {'':10} declared as: {forms}")
+    for name, why in problems.broken().items():
+        print(f"  {name:10} BROKEN: {why}")
     print(f"backends available: {', '.join(backends.available())}")
+    for name, why in backends.broken().items():
+        print(f"backend {name} is broken: {why}")
     return 0

@@ -24,6 +24,7 @@ from csp import backends, problems, symmetry
 from csp.backends.base import Search
 from csp.commands._common import ProgressLine, limit_seconds, positive_int, read_input
 from csp.errors import InputError
+from csp.problems.kind import Kind
 from csp.result import Stats, Status
 from csp.solve import resolve_backend
 
@@ -32,15 +33,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     kinds = "\n".join(f"  {kind:10} {text}" for kind, text in problems.describe().items())
     parser = sub.add_parser(
         "solve",
-        help=f"solve the puzzles of a file: {', '.join(problems.KINDS)}",
+        help=f"solve the puzzles of a file: {', '.join(problems.names())}",
         description="Solve every puzzle of FILE (- for standard input) and print the "
         "first solution of each in the puzzle's own format.",
         epilog=f"puzzle kinds and their input formats:\n{kinds}\n\n"
         "examples:\n  csp solve sudoku examples/sudoku.txt\n  csp solve queens 8 --count",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("kind", choices=list(problems.KINDS), metavar="KIND",
-                        help=f"one of: {', '.join(problems.KINDS)}")
+    parser.add_argument("kind", metavar="KIND",
+                        help=f"one of: {', '.join(problems.names())}")
     parser.add_argument("file", metavar="FILE",
                         help="the input file, - for standard input (queens: or the size N)")
     what = parser.add_mutually_exclusive_group()
@@ -74,37 +75,55 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _options(module: Any, args: argparse.Namespace) -> dict[str, Any]:
+def _options(kind: Kind, args: argparse.Namespace) -> dict[str, Any]:
     given = {"symbols": args.symbols, "boxes": args.boxes, "reflect": args.reflect or None}
     options = {}
     for name, value in given.items():
         if value is None:
             continue
-        if name not in module.PARSE_OPTIONS:
+        if name not in kind.parse_options:
             raise InputError(f"--{name} does not apply to {args.kind} puzzles")
         options[name] = value
     return options
 
 
-def _text(args: argparse.Namespace) -> tuple[str, str]:
-    if args.kind == "queens" and args.file.isdigit() and not Path(args.file).exists():
-        return args.file, "<command line>"
+def _text(kind: Kind, args: argparse.Namespace) -> tuple[str, str]:
+    if kind.inline is not None and not Path(args.file).exists():
+        text = kind.inline(args.file)
+        if text is not None:
+            return text, "<command line>"
     return read_input(args.file)
 
 
+def _parse(kind: Kind, text: str, options: dict[str, Any]) -> list[Any]:
+    """The kind's puzzles, each a puzzle or the `InputError` of a bad one; a
+    parser that fails any other way (a plug-in's, say) ends the list with an
+    error naming the kind, never a traceback."""
+    items: list[Any] = []
+    try:
+        for item in kind.parse(text, **options):
+            items.append(item)
+    except InputError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a failing parser is bad input for the user
+        items.append(InputError(f"the {kind.name} parser failed after {len(items)} "
+                                f"puzzle(s): {type(err).__name__}: {err}"))
+    return items
+
+
 def run(args: argparse.Namespace) -> int:
-    module = problems.get(args.kind)
-    options = _options(module, args)
-    text, source = _text(args)
-    items = list(module.puzzles(text, **options))
+    kind = problems.get(args.kind)
+    options = _options(kind, args)
+    text, source = _text(kind, args)
+    items = _parse(kind, text, options)
     if not items:
         # An empty file (or only comments) is almost surely the wrong file.
         raise InputError("no puzzle in the input", source=source)
-    if args.form is not None and args.form not in module.FORMS:
+    if args.form is not None and args.form not in kind.forms:
         raise InputError(f"unknown form {args.form!r} for {args.kind} puzzles; "
-                         f"the forms are: {', '.join(module.FORMS)}")
-    up_to = args.up_to_symmetry or getattr(module, "UP_TO_SYMMETRY", False)
-    if up_to and not hasattr(module, "symmetry"):
+                         f"the forms are: {', '.join(kind.forms)}")
+    up_to = args.up_to_symmetry or kind.up_to_symmetry
+    if up_to and kind.symmetry is None:
         raise InputError(f"{args.kind} puzzles do not declare their symmetries")
     bar = _Bar(len(items)) if len(items) > 1 and sys.stderr.isatty() else None
     progress = ProgressLine()
@@ -121,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 _report_bad(item.located(source=source), args, bar)
                 continue
             try:
-                status, stats, count = _solve_one(module, item, args, up_to, progress, bar)
+                status, stats, count = _solve_one(kind, item, args, up_to, progress, bar)
             except InputError as error:
                 # Declaring or solving this puzzle failed (say, a backend that
                 # cannot take its model): report it, go on with the others.
@@ -158,25 +177,25 @@ def _report_bad(error: InputError, args: argparse.Namespace, bar: _Bar | None) -
     print(f"csp: error: {error}", file=sys.stderr)
 
 
-def _native_form(module: Any, backend: str) -> str | None:
+def _native_form(kind: Kind, backend: str) -> str | None:
     """The puzzle's form native to a named backend, if it declares one: a
     sudoku on cpsat is a model, not an exact cover lowered to 0/1 variables.
     None (the puzzle's own default) for `auto`."""
     if backend == "auto":
         return None
     form = backends.native_form(backend)
-    return form if form in module.FORMS else None
+    return form if form in kind.forms else None
 
 
-def _solve_one(module: Any, item: Any, args: argparse.Namespace, up_to: bool,
+def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
                progress: ProgressLine, bar: _Bar | None) -> tuple[Status, Stats, int]:
     """Solve, count or list one puzzle and print its answer; return how it ended,
     its statistics and the number of solutions reported."""
     everything = args.all or (args.limit is not None and not args.count)
-    problem = module.declare(item, args.form or _native_form(module, args.backend))
+    problem = _call(kind, "declare", item, args.form or _native_form(kind, args.backend))
     backend = resolve_backend(problem, args.backend)
     texts: list[str] = []
-    group = module.symmetry(item, problem) if up_to else None
+    group = _call(kind, "symmetry", item, problem) if up_to else None
     only_count = args.count or (group is not None and not everything)
     if only_count and args.limit is None:
         # a kind whose answer is a number of classes prints only that number
@@ -192,7 +211,7 @@ def _solve_one(module: Any, item: Any, args: argparse.Namespace, up_to: bool,
                                 progress=progress.callback) if group is None else
                   symmetry.solutions(problem, group, backend, limit=limit,
                                      time_limit=args.time_limit, progress=progress.callback))
-        _list(module, item, problem, search, texts, args, progress, bar)
+        _list(kind, item, problem, search, texts, args, progress, bar)
         assert search.status is not None
         status, stats = search.status, search.stats
         # Listing, the count is what was listed: a Ctrl-C may fall between
@@ -214,7 +233,7 @@ def _solve_one(module: Any, item: Any, args: argparse.Namespace, up_to: bool,
     return status, stats, count
 
 
-def _list(module: Any, item: Any, problem: Any, search: Search, texts: list[str],
+def _list(kind: Kind, item: Any, problem: Any, search: Search, texts: list[str],
           args: argparse.Namespace, progress: ProgressLine, bar: _Bar | None) -> None:
     """Collect (and, without --json, print) each solution of `search` in `texts`.
 
@@ -225,11 +244,24 @@ def _list(module: Any, item: Any, problem: Any, search: Search, texts: list[str]
         for solution in search:
             if args.count:
                 continue
-            texts.append(module.format(item, module.decode(item, solution, problem)))
+            answer = _call(kind, "decode", item, solution, problem)
+            texts.append(_call(kind, "format", item, answer))
             if not args.json:
                 _emit(texts, progress, bar)
     except KeyboardInterrupt:
         search.close()
+
+
+def _call(kind: Kind, part: str, *args: Any) -> Any:
+    """A part of the kind (`declare`, `decode`, ...); its failure other than an
+    `InputError` is reported as one, naming the kind and the part."""
+    try:
+        return getattr(kind, part)(*args)
+    except InputError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a plug-in's bug is reported, not a traceback
+        raise InputError(f"the {kind.name} kind's {part} failed: "
+                         f"{type(err).__name__}: {err}") from err
 
 
 def _print_summary(args: argparse.Namespace, summary: dict[str, Any]) -> None:

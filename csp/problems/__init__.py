@@ -1,15 +1,14 @@
-"""The puzzle library: one module per puzzle, all with the same small surface.
+"""The puzzle library: one module per puzzle kind, each exposing a `Kind`.
 
-- `parse(text, **options) -> list[puzzle]` reads every puzzle of a file
-  (`puzzles(text)` yields each puzzle, or the `InputError` of a bad one, so
-  that one bad puzzle does not stop the others);
-- `declare(puzzle, form=None) -> ExactCover | Model` is the declaration;
-- `decode(puzzle, solution, problem=None) -> answer`;
-- `format(puzzle, answer) -> str` writes the answer as PROBLEMS.md shows it.
+A module reads, declares, decodes and prints its puzzles (`parse`,
+`puzzles`, `declare`, `decode`, `format`) and exposes them as `KIND`, a
+`csp.problems.Kind`. Other packages add kinds through the entry-point group
+`csp.problems` (the value is a `Kind` object); `kinds()` lists both, and a
+plug-in that fails to load is listed by `broken()` with the reason.
 
->>> sorted(KINDS)
+>>> sorted(BUILTIN)
 ['kakuro', 'lattice', 'polyomino', 'queens', 'shikaku', 'sudoku']
->>> get("queens").DESCRIPTION
+>>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
 """
 
@@ -17,12 +16,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from types import ModuleType
+from importlib import metadata
 from typing import TypeVar
 
 from csp.errors import InputError
+from csp.problems.kind import Kind
 
-KINDS: dict[str, str] = {
+GROUP = "csp.problems"
+"""The entry-point group a package declares its puzzle kinds in."""
+
+BUILTIN: dict[str, str] = {
     "sudoku": "csp.problems.sudoku",
     "kakuro": "csp.problems.kakuro",
     "shikaku": "csp.problems.shikaku",
@@ -30,14 +33,77 @@ KINDS: dict[str, str] = {
     "queens": "csp.problems.queens",
     "lattice": "csp.problems.lattice",
 }
-"""Puzzle kind -> the module that reads, declares and prints it."""
+"""Built-in kind -> the module whose `KIND` it is."""
+
+KINDS = BUILTIN  # the name this mapping had before kinds were plug-ins
+
+_plugins: dict[str, Kind] | None = None
+_broken: dict[str, str] = {}
 
 
-def get(kind: str) -> ModuleType:
-    """The module of puzzle `kind`."""
-    if kind not in KINDS:
-        raise InputError(f"unknown puzzle kind {kind!r}; the kinds are: {', '.join(KINDS)}")
-    return importlib.import_module(KINDS[kind])
+def get(name: str) -> Kind:
+    """The puzzle kind called `name`."""
+    if name in BUILTIN:
+        kind = importlib.import_module(BUILTIN[name]).KIND
+        assert isinstance(kind, Kind)
+        return kind
+    found = _read_plugins()
+    if name not in found:
+        why = f" ({_broken[name]})" if name in _broken else ""
+        raise InputError(f"unknown puzzle kind {name!r}{why}; the kinds are: "
+                         f"{', '.join(names())}")
+    return found[name]
+
+
+def names() -> list[str]:
+    """Every kind's name: the built-ins, then the plug-ins."""
+    return list(BUILTIN) + list(_read_plugins())
+
+
+def kinds() -> dict[str, Kind]:
+    """Every kind, by name."""
+    return {name: get(name) for name in names()}
+
+
+def broken() -> dict[str, str]:
+    """The plug-in kinds that could not be loaded: name -> the reason."""
+    _read_plugins()
+    return dict(_broken)
+
+
+def describe() -> dict[str, str]:
+    """Each kind's one-line description of its input format."""
+    return {name: kind.description for name, kind in kinds().items()}
+
+
+def _read_plugins() -> dict[str, Kind]:
+    global _plugins
+    if _plugins is not None:
+        return _plugins
+    _plugins = {}
+    try:
+        points = metadata.entry_points(group=GROUP)
+    except Exception as err:  # noqa: BLE001 - broken metadata must not break csp
+        _broken["?"] = f"the installed packages' entry points could not be read: {err}"
+        return _plugins
+    for point in points:
+        dist = getattr(point.dist, "name", None) or "an unknown distribution"
+        where = f"puzzle kind {point.name!r} of {dist} (entry point {point.name} = {point.value})"
+        if point.name in BUILTIN or point.name in _plugins:
+            _broken[f"{point.name} ({dist})"] = f"{where}: the name is taken"
+            continue
+        try:
+            kind = point.load()
+        except Exception as err:  # noqa: BLE001 - a broken plug-in is reported, not raised
+            _broken[point.name] = f"{where}: it failed to load: {type(err).__name__}: {err}"
+            continue
+        if not isinstance(kind, Kind):
+            _broken[point.name] = f"{where}: it is a {type(kind).__name__}, not a csp.problems.Kind"
+        elif kind.name != point.name:
+            _broken[point.name] = f"{where}: its name is {kind.name!r}"
+        else:
+            _plugins[point.name] = kind
+    return _plugins
 
 
 Puzzle = TypeVar("Puzzle")
@@ -58,6 +124,4 @@ def every(items: Iterable[Puzzle | InputError]) -> list[Puzzle]:
     return found
 
 
-def describe() -> dict[str, str]:
-    """Each kind's one-line description of its input format."""
-    return {kind: get(kind).DESCRIPTION for kind in KINDS}
+__all__ = ["BUILTIN", "GROUP", "Kind", "broken", "describe", "every", "get", "kinds", "names"]

@@ -36,6 +36,7 @@ from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
+from csp.problems.kind import Kind
 
 FORMS = ("model",)
 DEFAULT_FORM = "model"
@@ -377,3 +378,7 @@ def format_puzzle(puzzle: Kakuro) -> str:
         " ".join("." if (r, c) in puzzle.white else "\\".join(clue[(r, c)])
                  if (r, c) in clue else "#" for c in range(puzzle.cols))
         for r in range(puzzle.rows))
+
+
+KIND = Kind(name="kakuro", description=DESCRIPTION, parse=puzzles, declare=declare,
+            decode=decode, format=format, forms=FORMS)

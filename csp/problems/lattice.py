@@ -78,6 +78,7 @@ from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every
+from csp.problems.kind import Kind
 from csp.symmetry import Group, induced
 
 FORMS = ("exact-cover", "model")
@@ -441,10 +442,10 @@ def format(puzzle: Lattice, answer: Answer) -> str:  # noqa: A001 - the module's
                      for kind, k in slots(puzzle.n))
 
 
-def format_count(puzzle: Lattice, count: int) -> str:
-    """The contest's output for a data set: its number of lattices."""
-    return str(count)
-
-
 def format_puzzle(puzzle: Lattice) -> str:
     return " ".join(puzzle.boards)
+
+
+KIND = Kind(name="lattice", description=DESCRIPTION, parse=puzzles, declare=declare,
+            decode=decode, format=format, forms=FORMS, symmetry=symmetry,
+            up_to_symmetry=UP_TO_SYMMETRY)

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.problems import every
+from csp.problems.kind import Kind
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -279,3 +280,8 @@ def symmetry(puzzle: Polyomino, problem: ExactCover | None = None):  # -> csp.sy
         except InputError:
             continue  # a placement without an image: not a symmetry of these pieces
     return Group(problem, generators).attach()
+
+
+KIND = Kind(name="polyomino", description=DESCRIPTION, parse=puzzles, declare=declare,
+            decode=decode, format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
+            symmetry=symmetry)

@@ -29,6 +29,7 @@ from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every
+from csp.problems.kind import Kind
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -123,3 +124,12 @@ def symmetry(puzzle: Queens, problem: ExactCover | None = None) -> Any:
     n = puzzle.n
     moves = grid_symmetries([(r, c) for r in range(n) for c in range(n)])
     return Group(problem, [by_data(problem, move) for move in moves[1:]]).attach()
+
+
+def _inline(argument: str) -> str | None:
+    """`csp solve queens 8`: the size on the command line."""
+    return argument if argument.isascii() and argument.isdigit() else None
+
+
+KIND = Kind(name="queens", description=DESCRIPTION, parse=puzzles, declare=declare,
+            decode=decode, format=format, forms=FORMS, symmetry=symmetry, inline=_inline)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.problems import every
+from csp.problems.kind import Kind
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -211,3 +212,7 @@ def format_puzzle(puzzle: Shikaku) -> str:
     for r, c, area in puzzle.clues:
         grid[r][c] = str(area)
     return "\n".join([f"{puzzle.width} {puzzle.height}", *(" ".join(row) for row in grid)])
+
+
+KIND = Kind(name="shikaku", description=DESCRIPTION, parse=puzzles, declare=declare,
+            decode=decode, format=format, forms=FORMS)

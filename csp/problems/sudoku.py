@@ -50,6 +50,7 @@ from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every
+from csp.problems.kind import Kind
 
 FORMS = ("exact-cover", "model")
 DEFAULT_FORM = "exact-cover"
@@ -343,3 +344,10 @@ def encode(puzzle: Sudoku, answer: Answer, problem: ExactCover | Model) -> Any:
     if isinstance(problem, Model):
         return {_name(r, c): answer[r * n + c] for r in range(n) for c in range(n)}
     return tuple(sorted(k for k, (r, c, d) in enumerate(problem.data) if answer[r * n + c] == d))
+
+
+KIND = Kind(
+    name="sudoku", description=DESCRIPTION, parse=puzzles, declare=declare, decode=decode,
+    format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
+    form_notes={LARGE_FORM: "default from 25x25"},
+)
