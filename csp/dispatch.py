@@ -95,16 +95,25 @@ def prepare(problem: Problem, backend: str | Backend = "auto") -> Plan:
 
 def adapt(problem: Problem, backend: Backend) -> Problem:
     """`problem` (in a form `backend` accepts) with what it cannot take
-    decomposed; an `InputError` naming what cannot be."""
+    decomposed; an `InputError` naming what cannot be, and the backends that
+    take the problem."""
+    adapted, refusal = _adapt(problem, backend)
+    if refusal is not None:
+        raise InputError(f"{refusal}; backends that take it: "
+                         f"{', '.join(takers(problem)) or 'none available'}")
+    return adapted
+
+
+def _adapt(problem: Problem, backend: Backend) -> tuple[Problem, str | None]:
+    """`problem` adapted to `backend`, or why it cannot be."""
     if isinstance(problem, ExactCover):
         if problem.colours and COLOURS not in backend.capabilities:
-            raise InputError(f"backend {backend.name!r} does not take colours, and this exact "
-                             f"cover has {len(problem.colours)}; backends that do: "
-                             f"{', '.join(takers(problem))}")
-        return problem
+            return None, (f"backend {backend.name!r} does not take colours, and this exact "
+                          f"cover has {len(problem.colours)}")
+        return problem, None
     caps = backend.capabilities
     if all(kinds(c) & caps for c in problem.constraints):
-        return problem
+        return problem, None
     adapted = Model(problem.name)
     for name, variable in problem.variables.items():
         adapted.var(name, variable.domain)
@@ -114,13 +123,11 @@ def adapt(problem: Problem, backend: Backend) -> Problem:
             continue
         parts = decompose(problem, constraint, caps)
         if parts is None:
-            raise InputError(
-                f"backend {backend.name!r} does not take constraint {number} "
-                f"({constraint.describe()}), and it is too large to decompose; backends that "
-                f"take it: {', '.join(takers(problem)) or 'none available'}")
+            return None, (f"backend {backend.name!r} does not take constraint {number} "
+                          f"({constraint.describe()}), and it is too large to decompose")
         for part in parts:
             adapted.add(part)
-    return adapted
+    return adapted, None
 
 
 def kinds(constraint: Constraint) -> set[str]:
@@ -150,16 +157,12 @@ def takers(problem: Problem) -> list[str]:
     for name in backends.available():
         backend = backends.get(name)
         try:
-            if isinstance(problem, backend.accepts):
-                target = problem
-            else:
-                # Lowering yields only what every backend of that form takes.
-                found.append(name)
-                continue
-            if isinstance(target, ExactCover):
-                if not target.colours or COLOURS in backend.capabilities:
-                    found.append(name)
-            elif all(kinds(c) & backend.capabilities for c in target.constraints):
+            target = problem
+            if not isinstance(problem, backend.accepts):
+                from csp import reformulate
+
+                target, _ = reformulate.lower(problem, backend.native)
+            if _adapt(target, backend)[1] is None:
                 found.append(name)
         except (InputError, BackendUnavailable):
             continue

@@ -172,8 +172,9 @@ def unregister(name: str) -> None:
     if entry.origin == "built-in":
         raise BackendUnavailable(f"{name!r} is built in and cannot be removed")
     del REGISTRY[name]
-    for table in (_instances, _errors, _broken):
-        table.pop(name, None)  # type: ignore[attr-defined]
+    tables: tuple[dict[str, Any], ...] = (_instances, _errors, _broken)
+    for table in tables:
+        table.pop(name, None)
 
 
 def _entry(name: str) -> Entry:

@@ -312,8 +312,10 @@ class SlicedSearch(Search):
             return EXHAUSTED
 
     def _slices(self, count_only: bool, now: float) -> int:
+        started = self._started
+        assert started is not None
         while True:
-            if self.time_limit is not None and now - self._started >= self.time_limit:
+            if self.time_limit is not None and now - started >= self.time_limit:
                 self._finish(Status.TIME_LIMIT)
                 return EXHAUSTED
             budget = self._slice_budget(now)

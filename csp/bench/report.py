@@ -221,7 +221,7 @@ def check_record(data: Any) -> None:
         raise ValueError('no "records" list: not the JSON of a csp bench run')
     if "summary" in data and not isinstance(data["summary"], list):
         raise ValueError('"summary" is not a list')
-    rows = [(row, RECORD_KEYS) for row in data["records"]]
+    rows: list[tuple[Any, tuple[str, ...]]] = [(row, RECORD_KEYS) for row in data["records"]]
     rows += [(row, (*RECORD_KEYS, "median")) for row in data.get("summary", [])]
     for row, keys in rows:
         missing = [k for k in keys if not isinstance(row, dict) or k not in row]

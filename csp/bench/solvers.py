@@ -162,7 +162,7 @@ class BackendSolver(Solver):
         from csp.errors import InputError
 
         backend = backends.get(self.name)
-        out = []
+        out: list[Any] = []
         for problem in problems:
             if isinstance(problem, UpToSymmetry):
                 out.append(problem)

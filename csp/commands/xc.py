@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from csp import backends
 from csp.commands._common import ProgressLine, limit_seconds, positive_int, read_input
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         # kernel finding a solution and its being printed.
         number = stats.solutions if args.count else listed
     if args.json:
-        record = {"count": number, "status": status.value, "backend": backend,
+        record: dict[str, Any] = {"count": number, "status": status.value, "backend": backend,
                   "stats": stats.to_dict()}
         if found is not None:
             record["solutions"] = found

@@ -310,6 +310,7 @@ def symmetry(puzzle: Lattice, problem: ExactCover | Model | None = None) -> Grou
         problem = declare(puzzle)
     n = puzzle.n
     moves = [_mirror(n), _flip(n), _turn_over(n)]
+    gens: list[Any]
     if isinstance(problem, ExactCover):
         gens = [induced(problem, _item_map(move), _colour_map(move)) for move in moves]
     else:
@@ -407,10 +408,9 @@ def decode(puzzle: Lattice, solution: Sequence[int] | Mapping[Any, int],
             value = solution[_var(slot)]
             placed[slot] = (value // 2, _pattern(puzzle, value))
     else:
-        if problem is None:
-            problem = declare_exact_cover(puzzle)
+        xc = problem if isinstance(problem, ExactCover) else declare_exact_cover(puzzle)
         for k in solution:
-            rep, slot, pattern = problem.data[k]
+            rep, slot, pattern = xc.data[k]
             if pattern is not None:  # not the choice of a type's slots
                 placed[slot] = (rep, pattern)
     boards = {rep: iter(same) for rep, same in puzzle.types().items()}

@@ -119,11 +119,11 @@ def symmetry(puzzle: Queens, problem: ExactCover | None = None) -> Any:
     """
     from csp.symmetry import Group, by_data, grid_symmetries
 
-    if problem is None:
-        problem = declare(puzzle)
+    xc = problem if problem is not None else declare(puzzle)
+    assert isinstance(xc, ExactCover)  # queens are declared as an exact cover only
     n = puzzle.n
     moves = grid_symmetries([(r, c) for r in range(n) for c in range(n)])
-    return Group(problem, [by_data(problem, move) for move in moves[1:]]).attach()
+    return Group(xc, [by_data(xc, move) for move in moves[1:]]).attach()
 
 
 def _inline(argument: str) -> str | None:

@@ -85,7 +85,7 @@ class Points:
             raise InputError(f"{what}: {value!r} is not an option number (0..{self.n - 1})",
                              token=value)
         try:
-            return self.code[tuple(value)]  # type: ignore[arg-type]
+            return self.code[tuple(value)]
         except (KeyError, TypeError):
             raise InputError(f"{what}: {value!r} is not a (variable, value) pair of the model",
                              token=value) from None

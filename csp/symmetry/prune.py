@@ -11,7 +11,7 @@ tested exactly, so the answer never depends on the pruning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ DEFAULT_DEPTH = 4
 
 
 def pruned(plan: Plan, group: Group, depth: int | None, count_only: bool
-           ) -> Callable[[UpToSymmetry], Iterator[Any]]:
+           ) -> Callable[[UpToSymmetry], Generator[Any, None, None]]:
     """Explore the first `depth` levels one at a time (`split`), testing each
     partial solution on what it decides (`Group.verdict`): a rejected one is
     cut, an accepted one is counted inside the kernel, the others are expanded
@@ -53,7 +53,7 @@ def pruned(plan: Plan, group: Group, depth: int | None, count_only: bool
         state[list(prefix)] = IN
         return state, bool((taken[:n_primary] >= 0).all())
 
-    def walk(owner: UpToSymmetry) -> Iterator[Any]:
+    def walk(owner: UpToSymmetry) -> Generator[Any, None, None]:
         def below(prefix: Sequence[int]) -> Search:
             return owner.sub(splitter.choose(xc, prefix, time_limit=owner.remaining()))
 

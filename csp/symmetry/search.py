@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -81,11 +81,11 @@ def solutions(
 
 
 def _filtered(problem: Problem, group: Group, backend: Backend, prune: bool
-              ) -> Callable[[UpToSymmetry], Iterator[Any]]:
+              ) -> Callable[[UpToSymmetry], Generator[Any, None, None]]:
     """Every solution from any backend, keeping the canonical ones; a Model gets
     lex-leader constraints on its leading variables first (with `prune`)."""
 
-    def walk(owner: UpToSymmetry) -> Iterator[Any]:
+    def walk(owner: UpToSymmetry) -> Generator[Any, None, None]:
         target = problem
         if prune and isinstance(problem, Model):
             target, cut = lex_leader(problem, group)

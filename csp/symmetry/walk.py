@@ -4,7 +4,7 @@ that yields the canonical solutions and keeps the statistics."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from csp.backends.base import Progress, Search
@@ -24,7 +24,8 @@ class UpToSymmetry(Search):
     """Runs a walk (a generator of events from the searches below it) and keeps
     the statistics: canonical solutions are yielded, the rest only counted."""
 
-    def __init__(self, walk: Callable[[UpToSymmetry], Iterator[Any]], backend: str, *,
+    def __init__(self, walk: Callable[[UpToSymmetry], Generator[Any, None, None]],
+                 backend: str, *,
                  limit: int | None, time_limit: float | None,
                  progress: Progress | None) -> None:
         super().__init__()

@@ -203,15 +203,14 @@ class _Builder:
     def _table(self, c: Table, scope: list[int]) -> None:
         domains = [self.values[x] for x in scope]
         if c.forbidden and math.prod(len(d) for d in domains) > FORBIDDEN_EXPAND:
-            rows = [self._bits(scope, t) for t in c.tuples]
-            rows = [r for r in rows if r is not None]
+            rows = [r for r in (self._bits(scope, t) for t in c.tuples) if r is not None]
             if not scope:
                 self.feasible &= not rows
             elif rows:
                 self._emit(NOGOOD, scope, [len(rows), *itertools.chain(*rows)])
             return
-        rows = [self._bits(scope, t) for t in c.allowed(domains)]
-        self._allowed(scope, [r for r in rows if r is not None])
+        self._allowed(scope, [r for r in (self._bits(scope, t) for t in c.allowed(domains))
+                              if r is not None])
 
     def _other(self, c: Constraint, scope: list[int]) -> None:
         # A constraint kind this backend has no propagator for: expand its checker.

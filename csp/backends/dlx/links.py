@@ -126,7 +126,7 @@ def sanity(links: Links) -> list[str]:
                 break
         if p != head:
             problems.append(f"item list from {head} does not close")
-    active = []
+    active: list[int] = []
     p = rlink[0]
     while p != 0 and len(active) <= links.n_items:
         active.append(p)
