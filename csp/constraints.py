@@ -31,6 +31,14 @@ INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 right-hand sides): the backends keep them in signed 64-bit ints."""
 
 
+class Term:
+    """What a constraint is built from besides a name: the base of a `Model`'s
+    `Variable` (in `csp.model`, which builds on this module, not the reverse)."""
+
+    __slots__ = ()
+    name: Hashable
+
+
 class Constraint:
     """Base class: a scope of variables and a test on complete assignments.
 
@@ -329,9 +337,7 @@ class Compare(Constraint):
 
 
 def _is_constant(value: object) -> bool:
-    from csp.model import Variable
-
-    return not isinstance(value, (Variable, str)) and _is_int(value)
+    return not isinstance(value, (Term, str)) and _is_int(value)
 
 
 def _is_int(value: object) -> bool:
@@ -365,9 +371,7 @@ def _integer(value: object, what: str) -> int:
 
 
 def _name(v: VarLike) -> Hashable:
-    from csp.model import Variable
-
-    return v if not isinstance(v, Variable) else _VarRef(v)
+    return v if not isinstance(v, Term) else _VarRef(v)
 
 
 class _VarRef:

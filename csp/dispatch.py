@@ -64,12 +64,15 @@ class Plan:
                   progress: Progress | None = None) -> Search:
         search = self.backend.solutions(self.target, limit=limit, time_limit=time_limit,
                                         progress=progress)
+        search.backend = self.name  # a subclass of a built-in answers to its own name
         return search if self.decode is None else Decoded(search, self.decode)
 
     def count(self, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
-        return checked(self.backend.count(self.target, time_limit=time_limit,
-                                          progress=progress), self.name)
+        result = checked(self.backend.count(self.target, time_limit=time_limit,
+                                            progress=progress), self.name)
+        result.backend = self.name
+        return result
 
 
 def resolve(problem: Problem, backend: str | Backend = "auto") -> Backend:
@@ -216,7 +219,10 @@ def count_below(plan: Plan, prefix: Sequence[Hashable],
                 time_limit: float | None = None) -> Result:
     """The solutions of `plan` that extend `prefix` (a `SPLIT` backend)."""
     splitter: Any = plan.backend
-    return checked(splitter.count_chosen(plan.target, prefix, time_limit=time_limit), plan.name)
+    result = checked(splitter.count_chosen(plan.target, prefix, time_limit=time_limit),
+                     plan.name)
+    result.backend = plan.name
+    return result
 
 
 __all__ = ["Decoded", "Plan", "adapt", "checked", "decompose", "kinds", "prepare", "resolve",

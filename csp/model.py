@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from csp.constraints import Compare, Constraint, _integer, _VarRef
+from csp.constraints import Compare, Constraint, Term, _integer, _VarRef
 from csp.errors import InputError
 
 
-class Variable:
+class Variable(Term):
     """A variable of a `Model`: a name and a sorted tuple of integer values.
 
     `x == y`, `x != y`, `x == 3` and `x != 3` build `Compare` constraints.

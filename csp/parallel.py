@@ -3,9 +3,11 @@
 A backend that splits its own search (the `split` capability, as `dlx`
 declares) is split by the search itself: the partial solutions of its first
 levels are prefixes, and each worker counts the solutions below one prefix.
-On any other backend the problem, as a `Model` (an exact cover is lowered to
-one), is split on the values of its variables with the fewest values: each
-subproblem is the model with those variables fixed. Either way the
+On any other backend, a problem that reaches it as a `Model` is split on the
+values of its variables with the fewest values (each subproblem is the model
+with those variables fixed), and one that reaches it as an `ExactCover` on the
+options of its items with the fewest options (each subproblem is the cover
+with those options chosen). Either way the
 subproblems partition the solutions, so their counts add up to the count of
 one process.
 
@@ -31,7 +33,7 @@ from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from csp import dispatch, reformulate
+from csp import dispatch
 from csp.backends.base import SPLIT, Backend
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -63,10 +65,12 @@ def count(
     tasks: list[tuple[Any, ...]]
     if SPLIT in plan.backend.capabilities:
         tasks = [(_count_prefix, plan, prefix) for prefix in dispatch.prefixes(plan, target)]
+    elif isinstance(plan.target, Model):
+        tasks = [(_count_fixed, plan.target, plan.backend, fixed)
+                 for fixed in _model_splits(plan.target, target)]
     else:
-        model = problem if isinstance(problem, Model) else reformulate.lower(problem, Model)[0]
-        tasks = [(_count_fixed, model, plan.backend, fixed)
-                 for fixed in _model_splits(model, target)]
+        tasks = [(_count_forced, plan.target, plan.backend, prefix)
+                 for prefix in _cover_splits(plan.target, target)]
     outcomes = _run(tasks, workers, executor, time_limit)
     return _merge(outcomes, plan.name, len(tasks), time.perf_counter() - started)
 
@@ -77,14 +81,78 @@ def _model_splits(model: Model, target: int) -> list[dict[Hashable, int]]:
     chosen: list[Any] = []
     size = 1
     for variable in order:
-        if size >= target or len(variable.domain) <= 1:
+        if size >= target:
             break
+        if len(variable.domain) <= 1:
+            continue  # a given: nothing to split on
         chosen.append(variable)
         size *= len(variable.domain)
     if not chosen:
         return [{}]
     names = [v.name for v in chosen]
     return [dict(zip(names, values)) for values in itertools.product(*(v.domain for v in chosen))]
+
+
+def _cover_splits(xc: ExactCover, target: int, max_depth: int = 4) -> list[tuple[int, ...]]:
+    """Prefixes (sets of compatible options) whose subtrees partition the
+    solutions, for a backend that does not split its own search: as Algorithm
+    X would branch, on the uncovered primary item with the fewest options left."""
+    arrays = xc.arrays()
+    start, items, colours = arrays["start"], arrays["items"], arrays["colours"]
+    entries = [dict(zip(items[start[k]:start[k + 1]].tolist(),
+                        colours[start[k]:start[k + 1]].tolist())) for k in range(xc.n_options)]
+    by_item: list[list[int]] = [[] for _ in range(xc.n_primary)]
+    for k, entry in enumerate(entries):
+        for item in entry:
+            if item < xc.n_primary:
+                by_item[item].append(k)
+
+    def fits(k: int, taken: dict[int, int]) -> bool:
+        return all(item not in taken or (colour and taken[item] == colour)
+                   for item, colour in entries[k].items())
+
+    def children(prefix: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+        taken: dict[int, int] = {}
+        for k in prefix:
+            taken.update(entries[k])
+        open_items = [i for i in range(xc.n_primary) if i not in taken]
+        if not open_items:
+            return None  # a solution already: it stays as it is
+        options = {i: [k for k in by_item[i] if fits(k, taken)] for i in open_items}
+        item = min(open_items, key=lambda i: len(options[i]))
+        return [prefix + (k,) for k in options[item]]
+
+    prefixes: list[tuple[int, ...]] = [()]
+    for _ in range(max_depth):
+        if len(prefixes) >= target:
+            break
+        deeper: list[tuple[int, ...]] = []
+        for prefix in prefixes:
+            found = children(prefix)
+            deeper.extend([prefix] if found is None else found)
+        prefixes = deeper
+    return prefixes
+
+
+def _forced(xc: ExactCover, prefix: tuple[int, ...]) -> ExactCover:
+    """`xc` with the options of `prefix` chosen: they and the options compatible
+    with them (the items they cover are covered by them alone)."""
+    chosen = [dict(xc.option(k)) for k in prefix]
+    taken: dict[Hashable, Hashable] = {}
+    for entry in chosen:
+        taken.update(entry)
+    sub = ExactCover(xc.primary, xc.secondary, name=xc.name)
+    for k in range(xc.n_options):
+        option = xc.option(k)
+        if k in prefix or all(item not in taken or (colour is not None and taken[item] == colour)
+                              for item, colour in option):
+            sub.add_option([item if colour is None else (item, colour) for item, colour in option])
+    return sub
+
+
+def _count_forced(xc: ExactCover, backend: Backend, prefix: tuple[int, ...],
+                  deadline: float | None) -> Result:
+    return dispatch.prepare(_forced(xc, prefix), backend).count(time_limit=_remaining(deadline))
 
 
 def _remaining(deadline: float | None) -> float | None:

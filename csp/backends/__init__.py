@@ -49,15 +49,19 @@ class Entry:
     form: str | None = None  # its native form, if known without importing it
     origin: str = "built-in"  # "built-in", "plug-in", or "register()"
     distribution: str | None = None  # a plug-in's distribution
+    dependency: str | None = None  # the distribution it runs on (for its version)
 
 
 BUILTIN: tuple[Entry, ...] = (
     Entry("dlx", "csp.backends.dlx", "DLXBackend", form="exact-cover"),
     Entry("bitmask", "csp.backends.bitmask", "BitmaskBackend", form="model"),
-    Entry("cpsat", "csp.backends.cpsat", "CPSATBackend", "cpsat", "ortools", "model"),
+    Entry("cpsat", "csp.backends.cpsat", "CPSATBackend", "cpsat", "ortools", "model",
+          dependency="ortools"),
     Entry("python-constraint", "csp.backends.pyconstraint", "PythonConstraintBackend",
-          "python-constraint", "constraint", "model"),
+          "python-constraint", "constraint", "model", dependency="python-constraint2"),
 )
+
+BUILTIN_NAMES = tuple(entry.name for entry in BUILTIN)
 
 ALIASES = {"pyconstraint": "python-constraint"}
 """Old names that still resolve (the extra was `pyconstraint`)."""

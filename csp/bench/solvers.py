@@ -153,7 +153,7 @@ class BackendSolver(Solver):
         entry = backends.REGISTRY[backends.name_of(self.name)]
         if entry.distribution is not None:  # a plug-in: its own distribution's version
             return f"{entry.distribution} {_version(entry.distribution)}"
-        extra = {"cpsat": "ortools", "python-constraint": "python-constraint2"}.get(self.name)
+        extra = entry.dependency
         return csp.__version__ + (f" ({extra} {_version(extra)})" if extra else "")
 
     def prepare(self, problems: list[Any]) -> Any:
