@@ -97,8 +97,9 @@ class Difference:
 class CrosscheckReport:
     """The runs, the verdict and the first difference found.
 
-    `agree` is True when every backend ran and none was proved wrong;
-    `failed` lists the backends that could not run (then `agree` is False).
+    `agree` is True when every backend ran, at least one finished (so there
+    was something to compare) and none was proved wrong; `failed` lists the
+    backends that could not run (then `agree` is False).
     """
 
     runs: list[Run]
@@ -107,6 +108,8 @@ class CrosscheckReport:
     notes: list[str]
     difference: Difference | None = None
     problem: Any = None
+    interrupted: bool = False
+    """Stopped by Ctrl-C: the backends after the interrupted one did not run."""
 
     @property
     def failed(self) -> list[Run]:
@@ -117,6 +120,7 @@ class CrosscheckReport:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "agree": self.agree,
+            "interrupted": self.interrupted,
             "failed": [run.backend for run in self.failed],
             "sets_compared": self.sets_compared,
             "runs": [run.to_dict() for run in self.runs],
@@ -178,7 +182,8 @@ class CrosscheckReport:
             return [f"{head}; the {ran} that ran agree{found}"]
         if n is not None:
             return [f"all backends agree{found}"]
-        return ["no disagreement found (no complete run to compare)"]
+        return ["inconclusive: no backend finished, so nothing was compared "
+                "(give more time: --time-limit)"]
 
 
 def crosscheck(
@@ -203,8 +208,18 @@ def crosscheck(
     chosen = [registry.get(b) for b in (registry.available() if backends is None else backends)]
     if not chosen:
         raise BackendUnavailable("no backend to cross-check with")
-    runs = [_run(problem, backend, keep, time_limit) for backend in chosen]
-    return _compare(problem, runs, keep)
+    runs = []
+    for backend in chosen:
+        runs.append(_run(problem, backend, keep, time_limit))
+        if runs[-1].status is Status.INTERRUPTED:
+            break  # Ctrl-C stops the whole check, not one backend
+    report = _compare(problem, runs, keep)
+    if len(runs) < len(chosen):
+        report.interrupted = True
+        report.agree = False
+        report.notes.append("interrupted (Ctrl-C): not run: " + ", ".join(
+            b.name for b in chosen[len(runs):]))
+    return report
 
 
 def _run(problem: Any, backend: Any, keep: int, time_limit: float | None) -> Run:
@@ -308,8 +323,9 @@ def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
             run.verdict = "agree"
     if not sets_compared and complete:
         notes.append(f"solution sets not compared (over {keep:,} solutions): counts compared")
-    # A backend that could not run is no witness: the check is incomplete.
-    agree = not bad and all(run.error is None for run in runs)
+    # A backend that could not run is no witness, and runs that all stopped
+    # early compared nothing: either way the check proves nothing.
+    agree = not bad and all(run.error is None for run in runs) and bool(complete)
     return CrosscheckReport(runs, agree, sets_compared, notes, difference, problem)
 
 

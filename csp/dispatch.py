@@ -55,6 +55,8 @@ class Plan:
     problem: Problem
     target: Problem
     decode: Callable[[Any], Any] | None = None
+    note: str | None = None
+    """Why `auto` chose another backend than the problem's default, if it did."""
 
     @property
     def name(self) -> str:
@@ -63,16 +65,27 @@ class Plan:
     def solutions(self, *, limit: int | None = None, time_limit: float | None = None,
                   progress: Progress | None = None) -> Search:
         search = self.backend.solutions(self.target, limit=limit, time_limit=time_limit,
-                                        progress=progress)
+                                        progress=_snapshots(progress))
         search.backend = self.name  # a subclass of a built-in answers to its own name
+        if self.note is not None:
+            search.stats.extra["note"] = self.note
         return search if self.decode is None else Decoded(search, self.decode)
 
     def count(self, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
         result = checked(self.backend.count(self.target, time_limit=time_limit,
-                                            progress=progress), self.name)
+                                            progress=_snapshots(progress)), self.name)
         result.backend = self.name
+        if self.note is not None:
+            result.stats.extra["note"] = self.note
         return result
+
+
+def _snapshots(progress: Progress | None) -> Progress | None:
+    """The callback given a copy of the statistics each time, never the live object."""
+    if progress is None:
+        return None
+    return lambda stats: progress(stats.copy())
 
 
 def resolve(problem: Problem, backend: str | Backend = "auto") -> Backend:
@@ -83,28 +96,54 @@ def resolve(problem: Problem, backend: str | Backend = "auto") -> Backend:
 
 
 def prepare(problem: Problem, backend: str | Backend = "auto") -> Plan:
-    """`problem` made ready for `backend`; an `InputError` if it cannot take it."""
+    """`problem` made ready for `backend`; an `InputError` if it cannot take it.
+
+    With `"auto"`, a default backend that refuses the problem (see `refusal`)
+    gives way to the first available one that takes it, and the plan's `note`
+    says so (it reaches `stats.extra["note"]`).
+    """
     if not isinstance(problem, (ExactCover, Model)):
         raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")
     chosen = resolve(problem, backend)
+    plan, refused = _plan(problem, chosen)
+    if refused is None:
+        return plan
+    if isinstance(backend, str) and backend == "auto":
+        for name in _fallbacks(problem, chosen.name):
+            other, why_not = _plan(problem, backends.get(name))
+            if why_not is None:
+                other.note = f"auto: {refused}; solved with {name} instead"
+                return other
+    raise InputError(f"{refused}; backends that take it: "
+                     f"{', '.join(takers(problem)) or 'none available'}")
+
+
+def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
+    """The plan for `chosen`, or why `chosen` cannot take `problem`."""
     if isinstance(problem, chosen.accepts):
         target, decode = problem, None
     else:
         from csp import reformulate
 
         target, decode = reformulate.lower(problem, chosen.native)
-    return Plan(chosen, problem, adapt(target, chosen), decode)
+    adapted, refused = _adapt(target, chosen)
+    if refused is None:
+        refused = refusal(adapted, chosen)
+    return Plan(chosen, problem, adapted, decode), refused
 
 
-def adapt(problem: Problem, backend: Backend) -> Problem:
-    """`problem` (in a form `backend` accepts) with what it cannot take
-    decomposed; an `InputError` naming what cannot be, and the backends that
-    take the problem."""
-    adapted, refusal = _adapt(problem, backend)
-    if refusal is not None:
-        raise InputError(f"{refusal}; backends that take it: "
-                         f"{', '.join(takers(problem)) or 'none available'}")
-    return adapted
+def refusal(problem: Problem, backend: Backend) -> str | None:
+    """Why `backend` refuses `problem` (in a form it takes), by its optional
+    `refuses(problem)` method, or None."""
+    refuses = getattr(backend, "refuses", None)  # optional: most backends take everything
+    return None if refuses is None else refuses(problem)
+
+
+def _fallbacks(problem: Problem, refused: str) -> list[str]:
+    """The other available backends, those native to the problem's form first."""
+    form = "exact-cover" if isinstance(problem, ExactCover) else "model"
+    others = [name for name in backends.available() if name != refused]
+    return sorted(others, key=lambda name: backends.native_form(name) != form)
 
 
 def _adapt(problem: Problem, backend: Backend) -> tuple[Problem, str | None]:
@@ -165,7 +204,8 @@ def takers(problem: Problem) -> list[str]:
                 from csp import reformulate
 
                 target, _ = reformulate.lower(problem, backend.native)
-            if _adapt(target, backend)[1] is None:
+            adapted, refused = _adapt(target, backend)
+            if refused is None and refusal(adapted, backend) is None:
                 found.append(name)
         except (InputError, BackendUnavailable):
             continue
@@ -225,5 +265,5 @@ def count_below(plan: Plan, prefix: Sequence[Hashable],
     return result
 
 
-__all__ = ["Decoded", "Plan", "adapt", "checked", "decompose", "kinds", "prepare", "resolve",
+__all__ = ["Decoded", "Plan", "checked", "decompose", "kinds", "prepare", "refusal", "resolve",
            "takers"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -40,6 +40,10 @@ class Stats:
     time: float = 0.0
     """Wall-clock seconds of the search, excluding model building."""
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> Stats:
+        """A snapshot: what a progress callback gets, so that keeping it is safe."""
+        return replace(self, extra=dict(self.extra))
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if k != "extra" and v is not None}

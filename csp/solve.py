@@ -27,11 +27,19 @@ uses. Exchanging the items a and c of this `xc` (so options 0 and 1, and 2 and
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from csp import dispatch
 from csp import symmetry as sym
-from csp.backends.base import Backend, Progress, Search, check_time_limit
+from csp.backends.base import (
+    Backend,
+    Progress,
+    Search,
+    check_limit,
+    check_progress,
+    check_time_limit,
+)
 from csp.errors import InputError
 from csp.result import Result
 from csp.symmetry import Group
@@ -55,21 +63,25 @@ def solutions(
     ends) and `.stats`. With `up_to_symmetry` (a `csp.symmetry.Group`, or True
     for the group given as `symmetry=` or else declared on the problem,
     `problem.symmetry`) only the canonical solution of each class of
-    equivalent ones is listed; see `csp.symmetry`.
+    equivalent ones is listed; see `csp.symmetry`. The time limit counts from
+    the call: lowering the problem for the backend spends it too.
     """
-    time_limit = check_time_limit(time_limit)  # inf: no limit; nan: an error
+    started = time.perf_counter()
+    limit, time_limit, progress = _checked(limit, time_limit, progress)
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
         return sym.solutions(problem, group, backend, limit=limit, time_limit=time_limit,
                              progress=progress)
-    return dispatch.prepare(problem, backend).solutions(limit=limit, time_limit=time_limit,
-                                                        progress=progress)
+    plan = dispatch.prepare(problem, backend)
+    return plan.solutions(limit=limit, time_limit=_left(time_limit, started),
+                          progress=progress)
 
 
 def count(
     problem: Problem,
     backend: str | Backend = "auto",
     *,
+    limit: int | None = None,
     time_limit: float | None = None,
     progress: Progress | None = None,
     up_to_symmetry: bool | Group = False,
@@ -77,16 +89,29 @@ def count(
 ) -> Result:
     """Count the solutions of `problem` without materialising them.
 
-    With `up_to_symmetry` (a `csp.symmetry.Group`, or True for the group given
-    as `symmetry=` or else declared on the problem, `problem.symmetry`) each
+    With `limit`, stop after that many (status `SOLUTION_LIMIT`). With
+    `up_to_symmetry` (a `csp.symmetry.Group`, or True for the group given as
+    `symmetry=` or else declared on the problem, `problem.symmetry`) each
     class of equivalent solutions is counted once;
     `stats.extra["raw_solutions"]` says how many solutions the search met.
+
+    >>> from csp import ExactCover
+    >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
+    >>> count(xc).count, count(xc, limit=1).count, count(xc, limit=1).status.value
+    (2, 1, 'SOLUTION_LIMIT')
     """
-    time_limit = check_time_limit(time_limit)
+    started = time.perf_counter()
+    limit, time_limit, progress = _checked(limit, time_limit, progress)
+    if limit is not None:
+        # One solution at a time, none kept: a kernel counts without stopping.
+        return solutions(problem, backend, limit=limit, time_limit=time_limit,
+                         progress=progress, up_to_symmetry=up_to_symmetry,
+                         symmetry=symmetry).result()
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
         return sym.count(problem, group, backend, time_limit=time_limit, progress=progress)
-    return dispatch.prepare(problem, backend).count(time_limit=time_limit, progress=progress)
+    plan = dispatch.prepare(problem, backend)
+    return plan.count(time_limit=_left(time_limit, started), progress=progress)
 
 
 def solve(
@@ -99,6 +124,19 @@ def solve(
     """The first solution (`.solution`, None if there is none) in a `Result`."""
     search = solutions(problem, backend, limit=1, time_limit=time_limit, progress=progress)
     return search.result()
+
+
+def _checked(limit: int | None, time_limit: float | None, progress: Progress | None
+             ) -> tuple[int | None, float | None, Progress | None]:
+    # inf: no limit; nan, 2.5 solutions, "10" seconds: errors, before any work
+    return check_limit(limit), check_time_limit(time_limit), check_progress(progress)
+
+
+def _left(time_limit: float | None, started: float) -> float | None:
+    """What is left of `time_limit` after preparing the problem."""
+    if time_limit is None:
+        return None
+    return max(0.0, time_limit - (time.perf_counter() - started))
 
 
 def _group(problem: Problem, up_to_symmetry: bool | Group, symmetry: Group | None

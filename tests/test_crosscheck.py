@@ -277,7 +277,8 @@ def test_time_limited_run_is_inconclusive() -> None:
     report = crosscheck(queens_xc(6), backends=["dlx", "cpsat"], time_limit=0)
     for run in report.runs:
         assert run.status is Status.TIME_LIMIT and run.verdict == "inconclusive"
-    assert report.agree
+    # Nothing was compared: that is no agreement (it used to say agree).
+    assert not report.agree and "inconclusive" in str(report)
 
 
 def wide_model() -> Model:
@@ -376,3 +377,28 @@ def test_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "line 2" in capsys.readouterr().err
     assert main(["crosscheck", str(tmp_path / "missing.xc")]) == 2
     assert main(["crosscheck", str(path), "--backends", "nosuch"]) == 2
+
+
+def test_ctrl_c_stops_the_whole_check() -> None:
+    class Interrupted(DroppingBackend):
+        name = "interrupted"
+
+        def solutions(self, problem: Any, **_: Any) -> Search:
+            search = backends.get("dlx").solutions(problem)
+
+            def interrupt() -> int:
+                raise KeyboardInterrupt
+
+            search._advance = lambda *args: interrupt()
+            return search
+
+    report = crosscheck(queens_xc(6), backends=["dlx", Interrupted(), "cpsat"])
+    assert report.interrupted and not report.agree
+    assert [run.backend for run in report.runs] == ["dlx", "interrupted"]
+    assert report.runs[1].status is Status.INTERRUPTED
+    assert "not run: cpsat" in str(report)
+
+
+def test_one_name_is_one_backend_not_its_letters() -> None:
+    report = crosscheck(queens_xc(5), backends="dlx")
+    assert [run.backend for run in report.runs] == ["dlx"] and report.agree

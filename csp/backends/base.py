@@ -21,6 +21,9 @@ never a backend's name, decides what the rest of `csp` does with it:
   another kind is decomposed (into a `Table`, or an all-different into `!=`
   pairs) or refused before solving (see `csp.dispatch`).
 
+A backend may also say what it refuses in a form it takes, before solving:
+`refuses(problem) -> str | None` (`bitmask`: a domain of over 64 values).
+
 >>> sorted(CONSTRAINT_KINDS)
 ['AllDifferent', 'Compare', 'Sum', 'Table']
 """
@@ -28,6 +31,7 @@ never a backend's name, decides what the rest of `csp` does with it:
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -156,17 +160,44 @@ def _probe(backend: Any) -> list[str]:
     return []
 
 
+def check_limit(limit: int | None) -> int | None:
+    """`limit` (a number of solutions) checked: an int >= 0, or None for no limit.
+
+    >>> check_limit(2.5)
+    Traceback (most recent call last):
+        ...
+    TypeError: limit must be a whole number of solutions or None, not 2.5
+    """
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
+        raise TypeError(f"limit must be a whole number of solutions or None, not {limit!r}")
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, not {limit}")
+    return int(limit)
+
+
+def check_progress(progress: Progress | None) -> Progress | None:
+    """`progress` checked: a callable (taking the statistics so far) or None."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable taking Stats, or None, not {progress!r}")
+    return progress
+
+
 def check_time_limit(time_limit: float | None) -> float | None:
     """`time_limit` as the drivers use it: None for no limit (so is infinity).
 
     A negative or NaN limit is refused with a ValueError naming it, rather than
-    failing later inside the search or, for NaN, never expiring.
+    failing later inside the search or, for NaN, never expiring; one that is
+    not a number, with a TypeError.
 
     >>> check_time_limit(float("inf")) is None
     True
     """
     if time_limit is None:
         return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+        raise TypeError(f"time_limit must be a number of seconds or None, not {time_limit!r}")
     if math.isnan(time_limit):
         raise ValueError("time_limit must be a number of seconds >= 0, not nan")
     if time_limit < 0:

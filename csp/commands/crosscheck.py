@@ -2,7 +2,8 @@
 backends and check that they agree.
 
 Exit status: 0 when every backend agrees, 1 when some disagree (the
-difference is printed), 2 on bad input.
+difference is printed) or nothing could be compared, 2 on bad input, 130
+after Ctrl-C (which stops the whole check).
 """
 
 from __future__ import annotations
@@ -53,4 +54,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_dict()))
     else:
         print(report)
+    if report.interrupted:
+        return 130
     return 0 if report.agree else 1

@@ -69,6 +69,15 @@ class BitmaskBackend:
     accepts: ClassVar[tuple[type, ...]] = (Model,)
     capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS
 
+    def refuses(self, problem: Model) -> str | None:
+        """Why this backend cannot take `problem` (None if it can): a domain that
+        does not fit in one 64-bit mask."""
+        for name, variable in problem.variables.items():
+            if len(variable.domain) > MAX_VALUES:
+                return (f"variable {name!r} has {len(variable.domain)} values; the bitmask "
+                        f"backend takes at most {MAX_VALUES} per variable")
+        return None
+
     def solutions(self, problem: Model, *, limit: int | None = None,
                   time_limit: float | None = None,
                   progress: Progress | None = None) -> BitmaskSearch:
