@@ -242,16 +242,22 @@ class Decoded(Search):
         self.status = self.inner.status
 
 
-def prefixes(plan: Plan, target_pieces: int, max_depth: int = 4) -> list[tuple[Hashable, ...]]:
+def prefixes(plan: Plan, target_pieces: int) -> list[tuple[Hashable, ...]]:
     """Prefixes of `plan`'s own search tree (a `SPLIT` backend) whose subtrees
-    partition its solutions: the shallowest level with at least `target_pieces`."""
+    partition its solutions: the shallowest level with at least `target_pieces`.
+
+    Levels with one choice (a sudoku's forced cells) do not count: the split
+    goes deeper until the tree branches. Each level costs at most the nodes
+    above it, fewer than `target_pieces` per level until the last.
+    """
     splitter: Any = plan.backend
     found: list[tuple[Hashable, ...]] = [()]
-    for depth in range(1, max_depth + 1):
-        if len(found) >= target_pieces:
-            break
-        search = splitter.split(plan.target, (), depth)
-        found = [tuple(prefix) for prefix in search]
+    depth = 0
+    while len(found) < target_pieces:
+        depth += 1
+        found = [tuple(prefix) for prefix in splitter.split(plan.target, (), depth)]
+        if not found or max(len(prefix) for prefix in found) < depth:
+            break  # every branch ended above this depth: nothing deeper to split
     return found
 
 

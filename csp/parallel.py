@@ -24,10 +24,13 @@ or a Dask `distributed.Client`).
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import multiprocessing
 import os
 import pickle
+import signal
+import sys
 import time
 from collections.abc import Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -184,8 +187,15 @@ def _restrict(model: Model, fixed: dict[Hashable, int]) -> Model:
 def _run(tasks: list[tuple], workers: int, executor: Any, time_limit: float | None
          ) -> list[Result]:
     deadline = None if time_limit is None else time.time() + time_limit
+    if not tasks:
+        return []  # the split found the tree empty: no solution
     if executor is None and workers == 1:
-        return [fn(*args, deadline) for fn, *args in tasks]
+        outcomes = []
+        for fn, *args in tasks:
+            outcomes.append(fn(*args, deadline))
+            if outcomes[-1].status is Status.INTERRUPTED:
+                break  # Ctrl-C: not the next subproblem
+        return outcomes
     own = executor is None
     if own or isinstance(executor, ProcessPoolExecutor):
         _check_picklable(tasks[0])
@@ -193,14 +203,48 @@ def _run(tasks: list[tuple], workers: int, executor: Any, time_limit: float | No
         methods = multiprocessing.get_all_start_methods()
         # fork shares the compiled kernels with the children; spawn elsewhere.
         context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        executor = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                       initializer=_worker_started)
+    futures = []
     try:
         futures = [executor.submit(fn, *args, deadline) for fn, *args in tasks]
         return [future.result() for future in futures]
+    except KeyboardInterrupt:
+        # Ctrl-C: keep what finished, stop the rest now, and say so.
+        for future in futures:
+            future.cancel()
+        if own:
+            _stop_workers(executor)
+        done = [f.result() for f in futures if f.done() and not f.cancelled()
+                and f.exception() is None]
+        return done + [Result(0, Status.INTERRUPTED, Stats(), "")]
     finally:
         if own:
             assert isinstance(executor, Executor)
-            executor.shutdown(cancel_futures=True)
+            executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _worker_started() -> None:
+    """In each worker of the local pool: Ctrl-C, which a terminal sends to the
+    whole process group, is the parent's to handle; and a worker dies with
+    its parent, even one killed outright, rather than counting on orphaned."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass  # no prctl: the pool's own shutdown still ends the workers
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal a process gets when its parent dies."""
+
+
+def _stop_workers(executor: ProcessPoolExecutor) -> None:
+    # The pool has no public way to stop a running task: end its processes.
+    for process in list(getattr(executor, "_processes", {}).values()):
+        process.terminate()
 
 
 def _check_picklable(task: tuple[Any, ...]) -> None:
