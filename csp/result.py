@@ -51,7 +51,9 @@ class Stats:
         return out
 
     def summary(self) -> str:
-        parts = [f"{k}={_fmt(v)}" for k, v in self.to_dict().items()]
+        # nested figures (per worker, say) are for --json, not for one line
+        parts = [f"{k}={_fmt(v)}" for k, v in self.to_dict().items()
+                 if not isinstance(v, (dict, list))]
         return " ".join(parts)
 
 

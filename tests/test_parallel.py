@@ -164,7 +164,9 @@ def test_givens_do_not_stop_the_splitting():
     [puzzle] = sudoku.parse("." * 81)
     m = sudoku.declare(puzzle, "model")
     m.variables["r1c1"].domain = (5,)  # one given among blanks
-    assert len(parallel._model_splits(m, 16)) >= 16
+    from csp.parallel.split import ValueSplitter
+
+    assert len(ValueSplitter(csp.dispatch.prepare(m, "bitmask")).first(16)) >= 16
     [hard] = sudoku.parse(
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
     result = parallel.count(sudoku.declare(hard, "exact-cover"), workers=1)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from csp.exactcover import decode_text, read_bounded, read_text_file
 from csp.result import Stats
@@ -67,12 +69,15 @@ class ProgressLine:
         self.started = time.perf_counter()
 
     def __call__(self, stats: Stats) -> None:
-        if not self.enabled:
-            return
         text = f"{self.label}solutions={stats.solutions:,}"
         if stats.nodes is not None:
             text += f" nodes={stats.nodes:,}"
         text += f" time={time.perf_counter() - self.started:.1f}s"
+        self.show(text)
+
+    def show(self, text: str) -> None:
+        if not self.enabled:
+            return
         sys.stderr.write("\r" + text[:200] + "\x1b[K")
         sys.stderr.flush()
         self.shown = True
@@ -86,3 +91,54 @@ class ProgressLine:
     @property
     def callback(self) -> Callable[[Stats], None] | None:
         return self if self.enabled else None
+
+
+def worker_count(text: str) -> int:
+    """argparse type of `--workers`: an int >= 1."""
+    value = positive_int(text)
+    if value < 1:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"must be >= 1: {text}")
+    return value
+
+
+def add_parallel_options(parser: argparse.ArgumentParser) -> None:
+    """`--workers`, `--scheduler` and `--checkpoint`, for counting in parallel."""
+    group = parser.add_argument_group("counting in parallel (with --count)")
+    group.add_argument("--workers", type=worker_count, metavar="N",
+                       help="count on N local processes (default with --scheduler or "
+                       "--checkpoint: one per core)")
+    group.add_argument("--scheduler", metavar="ADDRESS",
+                       help="count on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+                       "tcp://127.0.0.1:8786 (pip install 'csp-workbench[distributed]')")
+    group.add_argument("--checkpoint", metavar="FILE",
+                       help="journal each finished subproblem in FILE; run the same command "
+                       "again after a crash or Ctrl-C to count only what is missing")
+
+
+def wants_parallel(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name, None) is not None
+               for name in ("workers", "scheduler", "checkpoint"))
+
+
+def parallel_count(problem: Any, backend: str, args: argparse.Namespace,
+                   progress: ProgressLine) -> Any:
+    """Count `problem` as the parallel options say; the progress line shows the
+    subproblems done and left, the solutions so far, the rate and the time left."""
+    from csp import parallel
+
+    def show(stats: Stats) -> None:
+        extra = stats.extra
+        eta = f" ~{extra['eta']:.0f}s left" if "eta" in extra else ""
+        progress.show(f"subproblems {extra['subproblems_done']:,} done "
+                      f"{extra['subproblems_left']:,} left solutions={stats.solutions:,} "
+                      f"({extra['rate']:,.0f}/s) time={stats.time:.1f}s{eta}")
+
+    try:
+        return parallel.count(problem, backend, workers=args.workers,
+                              scheduler=args.scheduler, time_limit=args.time_limit,
+                              checkpoint=args.checkpoint,
+                              progress=show if progress.enabled else None)
+    finally:
+        progress.clear()

@@ -22,7 +22,15 @@ from typing import Any
 import csp
 from csp import backends, problems, symmetry
 from csp.backends.base import Search
-from csp.commands._common import ProgressLine, limit_seconds, positive_int, read_input
+from csp.commands._common import (
+    ProgressLine,
+    add_parallel_options,
+    limit_seconds,
+    parallel_count,
+    positive_int,
+    read_input,
+    wants_parallel,
+)
 from csp.errors import InputError
 from csp.problems.kind import Kind
 from csp.result import Stats, Status
@@ -72,6 +80,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--up-to-symmetry", action="store_true",
                         help="count and list one solution per class of symmetric ones "
                         "(kinds that declare their symmetries; lattice always does)")
+    add_parallel_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -125,6 +134,15 @@ def run(args: argparse.Namespace) -> int:
     up_to = args.up_to_symmetry or kind.up_to_symmetry
     if up_to and kind.symmetry is None:
         raise InputError(f"{args.kind} puzzles do not declare their symmetries")
+    if wants_parallel(args):
+        if not args.count or args.limit is not None:
+            raise InputError("--workers, --scheduler and --checkpoint go with --count")
+        if up_to:
+            raise InputError("counting up to symmetry runs on one process: drop --workers, "
+                             "--scheduler and --checkpoint")
+        if args.checkpoint is not None and len(items) > 1:
+            raise InputError(f"--checkpoint journals one count: the input has {len(items)} "
+                             "puzzles; give one per file")
     bar = _Bar(len(items)) if len(items) > 1 and sys.stderr.isatty() else None
     progress = ProgressLine()
     totals = Stats(nodes=0)
@@ -197,7 +215,11 @@ def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
     texts: list[str] = []
     group = _call(kind, "symmetry", item, problem) if up_to else None
     only_count = args.count or (group is not None and not everything)
-    if only_count and args.limit is None:
+    if only_count and args.limit is None and wants_parallel(args):
+        result = parallel_count(problem, backend, args, progress)
+        status, stats = result.status, result.stats
+        count = stats.solutions
+    elif only_count and args.limit is None:
         # a kind whose answer is a number of classes prints only that number
         result = (csp.count(problem, backend, time_limit=args.time_limit,
                             progress=progress.callback) if group is None else

@@ -8,7 +8,16 @@ import sys
 from typing import Any
 
 from csp import backends
-from csp.commands._common import ProgressLine, limit_seconds, positive_int, read_input
+from csp.commands._common import (
+    ProgressLine,
+    add_parallel_options,
+    limit_seconds,
+    parallel_count,
+    positive_int,
+    read_input,
+    wants_parallel,
+)
+from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.result import Stats, Status
 from csp.solve import count, resolve_backend, solutions
@@ -32,12 +41,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--backend", default="auto",
                         help=f"one of: auto, {', '.join(backends.known())} (default: auto = dlx)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--workers", type=positive_int, metavar="N",
-                        help="with --count: count on N processes (0 = one per core)")
+    add_parallel_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if wants_parallel(args) and not args.count:
+        raise InputError("--workers, --scheduler and --checkpoint go with --count")
     text, source = read_input(args.file)
     xc = ExactCover.from_text(text, source=source)
     backend = resolve_backend(xc, args.backend)
@@ -69,11 +79,8 @@ def run(args: argparse.Namespace) -> int:
 def _count(xc: ExactCover, backend: str, args: argparse.Namespace,
            progress: ProgressLine) -> tuple[Status, Stats]:
     """Count in the kernel, on one process or `--workers` of them."""
-    if args.workers is not None:
-        from csp import parallel
-
-        result = parallel.count(xc, backend, workers=args.workers or None,
-                                time_limit=args.time_limit)
+    if wants_parallel(args):
+        result = parallel_count(xc, backend, args, progress)
     else:
         result = count(xc, backend, time_limit=args.time_limit, progress=progress.callback)
         progress.clear()
