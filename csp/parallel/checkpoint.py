@@ -114,6 +114,8 @@ class Journal:
             try:
                 records.append((number, json.loads(line)))
             except json.JSONDecodeError:
+                if not records:
+                    raise InputError(f"{path} is not a csp checkpoint") from None
                 if number == len(lines):  # the last line, half written: ignored
                     continue
                 raise InputError(f"checkpoint {path}: line {number} is damaged") from None
