@@ -26,8 +26,7 @@ from typing import Any
 import pytest
 
 import csp
-from csp import ExactCover, InputError, Model, Result, Stats, Status
-from csp import dispatch
+from csp import ExactCover, InputError, Model, Result, Stats, Status, dispatch
 from csp.backends.base import COLOURS, SPLIT, Backend, Search, Splitting, validate
 from csp.testing import (
     COLOURED_SOLUTIONS,

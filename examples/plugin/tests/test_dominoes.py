@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import csp
-from csp import InputError, problems
 from csp_example import dominoes
+
+import csp  # noqa: E402
+from csp import InputError, problems  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 BOARDS = HERE.parent / "examples" / "boards.txt"
