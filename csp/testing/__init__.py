@@ -91,15 +91,17 @@ def every_kind_model() -> Model:
     a = m.var(("a", 1), range(-2, 3))
     b = m.var(frozenset({1}), range(0, 4))
     c = m.var(3, [1, 2, 5])
-    d = m.var("d", range(3))
+    d = m.var(None, range(3))
     m.add(AllDifferent([a, b, c]))
     m.add(Sum([a, b, c], [2, -1, 3]) >= 4)
     m.add(Sum([b, d]) <= 4)
+    m.add(Sum([a, d], [1, 1]) == 2)
     m.add(Table([c, d], [(1, 0), (2, 2), (5, 1), (5, 2)]))
     m.add(Table([a, b], [(0, 0), (1, 3)], forbidden=True))
     m.add(Relation([b, d], lambda x, y: x != y + 1))
     m.add(c != 2)
     m.add(a != b)
+    m.add(Table([d], [(0,)], forbidden=True))
     return m
 
 
