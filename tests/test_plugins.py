@@ -145,3 +145,23 @@ def test_reload_forgets_plugins(installed: Path, monkeypatch: pytest.MonkeyPatch
     assert "dlx-again" not in backends.available()
     assert not any("fake-plugin" in why for why in backends.broken().values())
     assert "queens-again" not in problems.names()
+
+
+def test_crosscheck_leaves_out_a_backend_that_refuses_by_its_capabilities() -> None:
+    from csp.backends.dlx import DLXBackend
+
+    class PlainDLX(DLXBackend):
+        name = "plain-dlx"
+        capabilities = frozenset({"split"})  # no colours: a model is refused
+
+    backends.register(PlainDLX)
+    try:
+        m = csp.Model()
+        m.add(m.var("x", [1, 2]) != m.var("y", [1, 2]))
+        report = csp.crosscheck(m)
+        assert report.agree and "plain-dlx" not in [run.backend for run in report.runs]
+        assert any(note.startswith("plain-dlx left out: ") for note in report.notes)
+        named = csp.crosscheck(m, backends=["plain-dlx", "dlx"])
+        assert not named.agree and named.failed
+    finally:
+        backends.unregister("plain-dlx")
