@@ -193,7 +193,8 @@ def crosscheck(
     time_limit: float | None = None,
 ) -> CrosscheckReport:
     """Run `problem` on `backends` (names or backend objects; default: every
-    available one) and compare what they found.
+    available one that takes it, those that refuse it by their capabilities
+    named in the notes) and compare what they found.
 
     `limit` is the number of solutions kept per backend for comparing the
     solution sets (default `DEFAULT_LIMIT`); past it only counts are compared,
@@ -205,7 +206,22 @@ def crosscheck(
     keep = DEFAULT_LIMIT if limit is None else limit
     if isinstance(backends, str):
         backends = [backends]  # one name, not its letters
-    chosen = [registry.get(b) for b in (registry.available() if backends is None else backends)]
+    skipped: list[str] = []
+    if backends is None:
+        chosen = []
+        for name in registry.available():
+            # By default, a backend that refuses the problem by what it
+            # declares (a plug-in without colours, given a model) is no
+            # witness: it is left out and the report says so. A backend
+            # named explicitly runs, and its refusal is a failure.
+            try:
+                dispatch.prepare(problem, name)
+            except InputError as err:
+                skipped.append(f"{name} left out: {err}")
+                continue
+            chosen.append(registry.get(name))
+    else:
+        chosen = [registry.get(b) for b in backends]
     if not chosen:
         raise BackendUnavailable("no backend to cross-check with")
     runs = []
@@ -214,6 +230,7 @@ def crosscheck(
         if runs[-1].status is Status.INTERRUPTED:
             break  # Ctrl-C stops the whole check, not one backend
     report = _compare(problem, runs, keep)
+    report.notes[:0] = skipped
     if len(runs) < len(chosen):
         report.interrupted = True
         report.agree = False

@@ -202,18 +202,6 @@ def test_limit_laziness_and_resume() -> None:
     assert BITMASK.solutions(model, limit=0).result().count == 0
 
 
-def test_time_limit_and_progress() -> None:
-    m = Model()
-    xs = [m.var(i, range(12)) for i in range(12)]
-    m.add(AllDifferent(xs))  # 12! solutions: far more than a short run can count
-    seen = []
-    result = BITMASK.count(m, time_limit=0.5, progress=lambda s: seen.append(s.nodes))
-    assert result.status is Status.TIME_LIMIT
-    assert 0 < result.count < 479001600
-    assert result.stats.nodes > 0 and seen
-    assert result.stats.time < 30
-
-
 def test_stats_and_auto_backend() -> None:
     m = _queens(6)
     result = csp.count(m)

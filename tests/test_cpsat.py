@@ -71,35 +71,6 @@ def test_dropped_search_stops_its_thread(cpsat: CPSATBackend) -> None:
     assert not thread.is_alive()
 
 
-def test_limits(cpsat: CPSATBackend) -> None:
-    search = cpsat.solutions(queens_xc(8), limit=5)
-    assert len(list(search)) == 5 and search.status is Status.SOLUTION_LIMIT
-    result = cpsat.solutions(queens_model(8), limit=1).result()
-    assert result.status is Status.SOLUTION_LIMIT and result.solution is not None
-    none = cpsat.solutions(queens_model(3), limit=1).result()
-    assert (none.count, none.status, none.solution) == (0, Status.COMPLETE, None)
-    zero = cpsat.solutions(queens_model(8), limit=0)
-    assert list(zero) == [] and zero.status is Status.SOLUTION_LIMIT
-    timed = cpsat.count(queens_model(14), time_limit=0.2)
-    assert timed.status is Status.TIME_LIMIT and timed.count > 0
-
-
-def test_statistics(cpsat: CPSATBackend) -> None:
-    result = cpsat.count(queens_model(6))
-    assert result.stats.solutions == result.count == 4
-    assert result.stats.nodes is not None and result.stats.nodes > 0
-    assert result.stats.failures is not None and result.stats.time > 0
-    seen = []
-    cpsat.count(queens_model(6), progress=seen.append)  # may be too fast to report
-
-
-def test_colours_and_secondary_items(cpsat: CPSATBackend) -> None:
-    xc = ExactCover.from_text("a b c | x y\na x:0\nb x:0 y\nc y:1\na b x:1\nc\n")
-    found = sorted(cpsat.solutions(xc))
-    assert found == [(0, 1, 4), (2, 3), (3, 4)]
-    assert all(xc.check(s) == [] for s in found)
-
-
 def test_edge_models(cpsat: CPSATBackend) -> None:
     assert list(cpsat.solutions(Model())) == [{}]
     m = Model()

@@ -181,6 +181,19 @@ def unregister(name: str) -> None:
         table.pop(name, None)
 
 
+def reload() -> None:
+    """Forget the plug-ins read so far and what was loaded: the next call
+    reads the entry points again (after installing or removing a plug-in in
+    a running process; the tests use it). Built-ins stay; `register()`ed
+    backends are dropped with the plug-ins."""
+    global _plugins_read
+    for name in [name for name, entry in REGISTRY.items() if entry.origin != "built-in"]:
+        del REGISTRY[name]
+    for table in (_instances, _errors, _broken):
+        table.clear()  # type: ignore[attr-defined]
+    _plugins_read = False
+
+
 def _entry(name: str) -> Entry:
     _read_plugins()
     if name not in REGISTRY:
@@ -272,5 +285,6 @@ __all__ = [
     "name_of",
     "native_form",
     "register",
+    "reload",
     "unregister",
 ]

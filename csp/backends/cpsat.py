@@ -328,10 +328,13 @@ class CPSATSearch(Search):
         channel = self._channel
         while True:
             try:
-                item = channel.queue.get(timeout=self._wait())
-            except queue.Empty:
-                self._tick()
-                continue
+                try:
+                    item = channel.queue.get(timeout=self._wait())
+                except queue.Empty:
+                    # A progress callback may raise KeyboardInterrupt too (Ctrl-C
+                    # landing in it): the outer handler keeps what was found.
+                    self._tick()
+                    continue
             except KeyboardInterrupt:
                 self._stop(Status.INTERRUPTED)
                 raise StopIteration from None

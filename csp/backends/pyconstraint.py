@@ -233,7 +233,12 @@ class PythonConstraintSearch(Search):
         self.stats.time = now - self._started
         if self.progress is not None and now - self._last_progress >= self.PROGRESS_SECONDS:
             self._last_progress = now
-            self.progress(self.stats)
+            try:
+                self.progress(self.stats)
+            except KeyboardInterrupt:
+                # Ctrl-C in the callback: this solution is kept, the search ends.
+                self._finish(Status.INTERRUPTED)
+                return raw
         if self.limit is not None and self.stats.solutions >= self.limit:
             self._finish(Status.SOLUTION_LIMIT)
         return raw

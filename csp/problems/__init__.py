@@ -71,6 +71,14 @@ def broken() -> dict[str, str]:
     return dict(_broken)
 
 
+def reload() -> None:
+    """Forget the plug-in kinds read so far: the next call reads the entry
+    points again (after installing or removing a plug-in in a running process)."""
+    global _plugins
+    _plugins = None
+    _broken.clear()
+
+
 def describe() -> dict[str, str]:
     """Each kind's one-line description of its input format."""
     return {name: kind.description for name, kind in kinds().items()}
@@ -124,4 +132,5 @@ def every(items: Iterable[Puzzle | InputError]) -> list[Puzzle]:
     return found
 
 
-__all__ = ["BUILTIN", "GROUP", "Kind", "broken", "describe", "every", "get", "kinds", "names"]
+__all__ = ["BUILTIN", "GROUP", "Kind", "broken", "describe", "every", "get", "kinds", "names",
+           "reload"]
