@@ -65,7 +65,8 @@ def test_cache_goes_to_the_user_cache_directory(tmp_path: Path) -> None:
 
 
 def test_the_users_numba_cache_dir_wins(tmp_path: Path) -> None:
-    used = _run(tmp_path, {"NUMBA_CACHE_DIR": str(tmp_path / "mine"), "XDG_CACHE_HOME": str(tmp_path)})
+    used = _run(tmp_path, {"NUMBA_CACHE_DIR": str(tmp_path / "mine"),
+                           "XDG_CACHE_HOME": str(tmp_path)})
     assert Path(used) == tmp_path / "mine"
     assert not (tmp_path / "csp").exists()
 
