@@ -18,7 +18,7 @@ import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from csp.errors import InputError
+from csp.errors import InputError, refuse_string
 
 if TYPE_CHECKING:
     from csp.model import Variable
@@ -44,6 +44,7 @@ class Constraint:
     """The model the constraint was added to (None until `Model.add`)."""
 
     def __init__(self, scope: Iterable[VarLike]) -> None:
+        refuse_string(scope, f"the variables of {self.kind}")
         self.scope: tuple[Hashable, ...] = tuple(_name(v) for v in scope)
         self.label: str | None = None
 
@@ -99,6 +100,7 @@ class Sum:
     """
 
     def __init__(self, variables: Iterable[VarLike], weights: Iterable[int] | None = None):
+        refuse_string(variables, "the variables of Sum")
         self.variables = list(variables)
         if weights is None:
             self.weights = [1] * len(self.variables)

@@ -35,7 +35,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from csp.errors import InputError
+from csp.errors import InputError, refuse_string
 
 Item = Hashable
 """An item is named by any hashable; a coloured secondary item is `(name, colour)`."""
@@ -59,6 +59,8 @@ class ExactCover:
         *,
         name: str | None = None,
     ) -> None:
+        refuse_string(primary, "ExactCover(primary=...)")
+        refuse_string(secondary, "ExactCover(secondary=...)")
         self.name = name
         self.primary: list[Item] = []
         self.secondary: list[Item] = []
@@ -132,6 +134,7 @@ class ExactCover:
         An entry is an item name, or `(name, colour)` for a secondary item
         (`(name, None)` leaves it uncoloured).
         """
+        refuse_string(items, f"the items of option {self.n_options}")
         index = self._index
         n_primary = len(self.primary)
         seen: set[int] = set()

@@ -82,7 +82,8 @@ class Model:
         return variable
 
     def vars(self, names: Iterable[Hashable], domain: Iterable[int]) -> list[Variable]:
-        """Declare several variables sharing one domain."""
+        """Declare several variables sharing one domain (`m.vars("abc", ...)`
+        names them a, b and c: here a string is a deliberate shorthand)."""
         values = list(domain)
         return [self.var(name, values) for name in names]
 
