@@ -1,6 +1,7 @@
 """A constraint satisfaction problem: variables, finite domains, constraints.
 
-A solution is a dict `{variable name: value}`.
+A solution is an `Assignment`: a dict `{variable name: value}` that also
+takes the `Variable` itself as a key (`solution[x]` and `solution["x"]`).
 
 >>> from csp import Model, AllDifferent
 >>> m = Model()
@@ -45,6 +46,41 @@ class Variable:
         return Compare(self, "!=", other)
 
     __hash__ = object.__hash__
+
+
+class Assignment(dict):
+    """A solution of a `Model`: a dict `{variable name: value}` that also
+    accepts a `Variable` wherever it accepts a name.
+
+    It equals the plain dict of the same pairs, and its keys are the names,
+    so it prints, pickles and serialises like one.
+
+    >>> m = Model()
+    >>> x = m.var("x", [1, 2])
+    >>> solution = Assignment({"x": 2})
+    >>> solution[x], solution["x"], solution.get(x), x in solution, solution == {"x": 2}
+    (2, 2, 2, True, True)
+    """
+
+    __slots__ = ()
+
+    def __getitem__(self, key: Hashable) -> int:
+        return super().__getitem__(_key(key))
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        return super().get(_key(key), default)
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(_key(key))
+
+    def __repr__(self) -> str:
+        return f"Assignment({dict.__repr__(self)})"
+
+
+def _key(key: Any) -> Hashable:
+    # A Variable hashes by identity and compares into a constraint, so a
+    # plain dict cannot find it: look up its name instead.
+    return key.name if isinstance(key, Variable) else key
 
 
 class Model:

@@ -36,7 +36,7 @@ from csp.backends.base import Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
-from csp.model import Model
+from csp.model import Assignment, Model
 from csp.reformulate import allowed_tuples
 from csp.result import Result, Stats, Status
 
@@ -114,8 +114,8 @@ def _compile_model(m: Model) -> Compiled:
             domains = [m.variables[x].domain for x in c.scope]
             model.add_allowed_assignments(scope, [list(t) for t in allowed_tuples(c, domains)])
 
-    def read(source: Any) -> dict[Any, int]:
-        return {x: source.value(v) for x, v in zip(names, xs)}
+    def read(source: Any) -> Assignment:
+        return Assignment((x, source.value(v)) for x, v in zip(names, xs))
 
     return Compiled(model, read)
 

@@ -32,7 +32,7 @@ import constraint as pc
 
 from csp.backends.base import Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
-from csp.model import Model
+from csp.model import Assignment, Model
 from csp.reformulate import allowed_tuples
 from csp.result import Result, Status
 
@@ -238,11 +238,11 @@ class PythonConstraintSearch(Search):
             self._finish(Status.SOLUTION_LIMIT)
         return raw
 
-    def __next__(self) -> dict[Hashable, int]:
+    def __next__(self) -> Assignment:
         raw = self._next_raw()
         if raw is None:
             raise StopIteration
-        return {x: raw[i] for i, x in enumerate(self.names)}
+        return Assignment((x, raw[i]) for i, x in enumerate(self.names))
 
     def count(self) -> Result:
         """Run to the end without building the solutions in the model's terms."""
