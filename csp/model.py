@@ -19,14 +19,17 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from csp.constraints import Compare, Constraint, _integer, _VarRef
+from csp.constraints import Compare, Constraint, Expression, _integer, _VarRef
 from csp.errors import InputError
 
 
 class Variable:
     """A variable of a `Model`: a name and a sorted tuple of integer values.
 
-    `x == y`, `x != y`, `x == 3` and `x != 3` build `Compare` constraints.
+    `x == y`, `x != y`, `x == 3` and `x != 3` build `Compare` constraints;
+    `x < y`, `x <= 3`, `x > y`, `x >= 3` build `Linear` ones; `+`, `-` and a
+    product with an int build an `Expression` (`x + 2*y - z == 5`). A
+    variable hashes by identity, so it stays usable as a dict key or in a set.
     """
 
     __slots__ = ("name", "domain", "model")
@@ -39,11 +42,49 @@ class Variable:
     def __repr__(self) -> str:
         return f"Variable({self.name!r}, {len(self.domain)} values)"
 
-    def __eq__(self, other: object) -> Compare:  # type: ignore[override]
+    def __eq__(self, other: object) -> Constraint:  # type: ignore[override]
+        if isinstance(other, Expression):
+            return Expression.of(self) == other
         return Compare(self, "==", other)
 
-    def __ne__(self, other: object) -> Compare:  # type: ignore[override]
+    def __ne__(self, other: object) -> Constraint:  # type: ignore[override]
+        if isinstance(other, Expression):
+            return Expression.of(self) != other
         return Compare(self, "!=", other)
+
+    # Orderings and arithmetic go through Expression, which checks the other
+    # side is a variable, an expression or an int (`x < "y"` is an InputError).
+    def __lt__(self, other: object) -> Constraint:
+        return Expression.of(self) < other
+
+    def __le__(self, other: object) -> Constraint:
+        return Expression.of(self) <= other
+
+    def __gt__(self, other: object) -> Constraint:
+        return Expression.of(self) > other
+
+    def __ge__(self, other: object) -> Constraint:
+        return Expression.of(self) >= other
+
+    def __add__(self, other: object) -> Expression:
+        return Expression.of(self) + other
+
+    def __radd__(self, other: object) -> Expression:
+        return Expression.of(self) + other
+
+    def __sub__(self, other: object) -> Expression:
+        return Expression.of(self) - other
+
+    def __rsub__(self, other: object) -> Expression:
+        return Expression.of(other) - self
+
+    def __mul__(self, factor: object) -> Expression:
+        return Expression.of(self) * factor
+
+    __rmul__ = __mul__
+
+    def __neg__(self) -> Expression:
+        return -Expression.of(self)
 
     __hash__ = object.__hash__
 
