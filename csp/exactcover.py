@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -74,8 +74,8 @@ class ExactCover:
         n_primary = len(self.primary)
         for k, item in enumerate(self.secondary):
             self._index[item] = n_primary + k
-        if not self._index:
-            raise InputError("an exact cover needs at least one item")
+        # No item at all is allowed, like a Model without variables: choosing
+        # no option is then the one solution.
         self._colour_index: dict[Hashable, int] = {}
         self.colours: list[Hashable] = []
         #: option k covers items `_items[_start[k]:_start[k+1]]`, coloured
@@ -332,12 +332,26 @@ class ExactCover:
         return cls.from_text(read_text_file(path), source=path)
 
     def to_text(self) -> str:
-        """This problem in Knuth's format (items and colours written with `str`).
+        """This problem in Knuth's format. Items and colours are written with
+        `str`, a tuple as its parts joined by commas (`("r", 3)` is `r,3`), so
+        that `from_text` reads back the same problem, its names as strings. A
+        name that cannot be a token (a space, a ':') or two names written
+        alike are an `InputError`.
 
         >>> text = "a b c | x y\\na x:0\\nb x:0 y\\nc y:1\\na b x:1\\n"
         >>> ExactCover.from_text(text).to_text() == text
         True
+        >>> xc = ExactCover([("r", 1), ("r", 2)], [("c", 1)])
+        >>> _ = xc.add_option([("r", 1), (("c", 1), (0, 1))])
+        >>> print(xc.to_text(), end="")
+        r,1 r,2 | c,1
+        r,1 c,1:0,1
         """
+        if not self.primary:
+            raise InputError("Knuth's format needs at least one primary item; this problem "
+                             "has none")
+        _check_distinct(self.items, _name_token, "item names")
+        _check_distinct(self.colours, _colour_token, "colours")
         head = _line(_name_token(name) for name in self.primary)
         if self.secondary:
             head += " | " + " ".join(_name_token(name) for name in self.secondary)
@@ -424,10 +438,28 @@ def _show(name: object) -> str:
     return repr(name) if not isinstance(name, str) else name
 
 
+def _text(value: object) -> str:
+    # A tuple's repr has spaces, which split tokens: join its parts by commas.
+    if isinstance(value, tuple):
+        return ",".join(_text(part) for part in value)
+    return str(value)
+
+
+def _check_distinct(values: Iterable[object], token: Callable[[object], str], what: str) -> None:
+    """Refuse two values written as the same token: read back, they would be one."""
+    seen: dict[str, object] = {}
+    for value in values:
+        text = token(value)
+        if text in seen and seen[text] != value:
+            raise InputError(f"{what} {seen[text]!r} and {value!r} would both be written "
+                             f"{text!r} in Knuth's format", token=value)
+        seen[text] = value
+
+
 def _name_token(name: object) -> str:
     """An item name as a token: no space, no ':' (a token splits at its first ':'),
     no leading byte-order mark (a reader drops one at the start of a file)."""
-    text = str(name)
+    text = _text(name)
     if not text or _has_space(text) or ":" in text or text == "|" or text.startswith(BOM):
         raise InputError(f"item name {name!r} cannot be written as a token of Knuth's format",
                          token=name)
@@ -436,7 +468,7 @@ def _name_token(name: object) -> str:
 
 def _colour_token(colour: object) -> str:
     """A colour as the part of a token after the first ':', which may hold more ':'."""
-    text = str(colour)
+    text = _text(colour)
     if not text or _has_space(text):
         raise InputError(f"colour {colour!r} cannot be written in Knuth's format", token=colour)
     return text

@@ -139,8 +139,9 @@ class Model:
 
     def var(self, name: Hashable, domain: Iterable[int]) -> Variable:
         """Declare a variable; `domain` is any finite iterable of ints, each
-        fitting in a signed 64-bit int (an empty one is allowed: the model
-        then has no solution)."""
+        fitting in a signed 64-bit int. An empty one is allowed on purpose
+        (every backend then reports 0 solutions, COMPLETE): a puzzle whose
+        clues leave a cell no value is unsolvable, not malformed."""
         try:
             hash(name)
         except TypeError:
@@ -203,8 +204,22 @@ class Model:
         return self.variables[name].domain
 
     def check(self, assignment: Mapping[Hashable, int]) -> list[Constraint]:
-        """The constraints that `assignment` violates (a missing variable or a
-        value outside its domain makes it wrong as a whole: see `problems`)."""
+        """The constraints that `assignment` violates. It must give every
+        variable a value: a partial one is an `InputError` naming the missing
+        variables (`problems` says everything wrong, domains included).
+
+        >>> m = Model()
+        >>> _ = m.add(m.var("a", [1, 2]) != m.var("b", [1, 2]))
+        >>> m.check({"a": 1})
+        Traceback (most recent call last):
+            ...
+        csp.errors.InputError: the assignment gives no value to 1 variable: 'b'
+        """
+        missing = [name for name in self.variables if name not in assignment]
+        if missing:
+            shown = ", ".join(map(repr, missing[:10])) + (", ..." if len(missing) > 10 else "")
+            raise InputError(f"the assignment gives no value to {len(missing)} variable"
+                             f"{'s' if len(missing) > 1 else ''}: {shown}", token=missing[0])
         return [c for c in self.constraints if not c.holds(assignment)]
 
     def problems(self, assignment: Mapping[Hashable, int]) -> list[str]:
