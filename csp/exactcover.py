@@ -29,6 +29,7 @@ decode a solution.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, BinaryIO
@@ -281,7 +282,7 @@ class ExactCover:
         'b x:0'
         """
         xc: ExactCover | None = None
-        text = text.removeprefix(BOM)  # an editor's byte-order mark is not part of an item
+        text = strip_boms(text)  # an editor's byte-order mark is not part of an item
         for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("|"):
@@ -367,6 +368,19 @@ class ExactCover:
 BOM = "\ufeff"
 """The byte-order mark some editors put at the start of a UTF-8 file."""
 
+_LINE_START_BOMS = re.compile("^\ufeff+", re.MULTILINE)
+
+
+def strip_boms(text: str) -> str:
+    r"""`text` without byte-order marks at the start of its lines: `cat a.txt
+    b.txt` keeps b's mark at the start of a line in the middle, where it would
+    otherwise be read as a stray symbol.
+
+    >>> strip_boms("\ufeffa b\n\ufeffc\nd \ufeffe\n")
+    'a b\nc\nd \ufeffe\n'
+    """
+    return _LINE_START_BOMS.sub("", text)
+
 MAX_INPUT_BYTES = 1 << 30
 """The most a reader takes in (1 GiB): far more than any problem that fits in
 memory once declared, and a clear error, not an endless read, on a stream
@@ -416,12 +430,13 @@ def read_bounded(stream: BinaryIO, source: str) -> bytes:
 def decode_text(raw: bytes, source: str) -> str:
     """Bytes of a text file as str; a binary or non-UTF-8 file is an `InputError`.
 
-    A leading byte-order mark is dropped (`utf-8-sig`): it is not part of the text.
+    Byte-order marks at the start of a line are dropped: they are not part of
+    the text (the first is the file's; later ones come from concatenated files).
     """
     if b"\0" in raw:
         raise InputError("this is a binary file, not text", source=source)
     try:
-        return raw.decode("utf-8-sig")
+        return strip_boms(raw.decode("utf-8"))
     except UnicodeDecodeError as err:
         raise InputError(f"not UTF-8 text (byte {err.start})", source=source) from None
 
