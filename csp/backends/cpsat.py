@@ -353,7 +353,12 @@ class CPSATSearch(Search):
 
     def parameters(self) -> dict[str, Any]:
         """The CP-SAT parameters of this run."""
-        parameters: dict[str, Any] = {"log_search_progress": False}
+        # CP-SAT's own SIGINT handler calls a callback that is unset when the
+        # solve runs off the main thread: Ctrl-C aborted the process
+        # (std::bad_function_call). Python's handler raises KeyboardInterrupt in
+        # the consumer instead, which stops the search (see __next__).
+        parameters: dict[str, Any] = {"log_search_progress": False,
+                                      "catch_sigint_signal": False}
         if self.time_limit is not None:
             parameters["max_time_in_seconds"] = max(self.time_limit, 1e-3)
         if self.limit == 1 and not self.count_only:
@@ -380,22 +385,27 @@ class CPSATSearch(Search):
             self._start()
         if self.status is not None:
             raise StopIteration
-        channel = self._channel
+        try:
+            item = self._receive()
+        except KeyboardInterrupt:
+            # Ctrl-C, wherever it lands in the wait: stop the solver thread and
+            # end INTERRUPTED with what was delivered.
+            self._stop(Status.INTERRUPTED)
+            raise StopIteration from None
+        if isinstance(item, tuple) and len(item) == 2 and item[0] is _DONE:
+            self._done(item[1])
+            raise StopIteration
+        self.stats.solutions += 1
+        self._measure()
+        return item
+
+    def _receive(self) -> Any:
+        """The solver thread's next item: a solution or (_DONE, outcome)."""
         while True:
             try:
-                item = channel.queue.get(timeout=self._wait())
+                return self._channel.queue.get(timeout=self._wait())
             except queue.Empty:
                 self._tick()
-                continue
-            except KeyboardInterrupt:
-                self._stop(Status.INTERRUPTED)
-                raise StopIteration from None
-            if isinstance(item, tuple) and len(item) == 2 and item[0] is _DONE:
-                self._done(item[1])
-                raise StopIteration
-            self.stats.solutions += 1
-            self._measure()
-            return item
 
     def _wait(self) -> float:
         wait = self.POLL_SECONDS
