@@ -114,9 +114,6 @@ class Assignment(dict):
     def __contains__(self, key: object) -> bool:
         return super().__contains__(_key(key))
 
-    def __repr__(self) -> str:
-        return f"Assignment({dict.__repr__(self)})"
-
 
 def _key(key: Any) -> Hashable:
     # A Variable hashes by identity and compares into a constraint, so a
