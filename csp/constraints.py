@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from csp.errors import InputError
-
-if TYPE_CHECKING:
-    from csp.model import Variable
+from csp.errors import InputError, refuse_string
 
 VarLike = Any  # a `Variable` or a variable's name
 
@@ -52,6 +49,7 @@ class Constraint:
     """The model the constraint was added to (None until `Model.add`)."""
 
     def __init__(self, scope: Iterable[VarLike]) -> None:
+        refuse_string(scope, f"the variables of {self.kind}")
         self.scope: tuple[Hashable, ...] = tuple(_name(v) for v in scope)
         self.label: str | None = None
 
@@ -107,6 +105,7 @@ class Sum:
     """
 
     def __init__(self, variables: Iterable[VarLike], weights: Iterable[int] | None = None):
+        refuse_string(variables, "the variables of Sum")
         self.variables = list(variables)
         if weights is None:
             self.weights = [1] * len(self.variables)
@@ -151,6 +150,127 @@ class Sum:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class Expression:
+    """A linear expression over variables: `2*x + y - z + 3`, built by the
+    arithmetic of `Variable`; comparing it with an int, a variable or another
+    expression makes a `Linear` constraint (everything moved to the left).
+
+    >>> from csp.model import Model
+    >>> m = Model()
+    >>> x, y, z = m.vars("xyz", range(5))
+    >>> x + 2 * y - z == 5
+    Linear(1*x + 2*y - 1*z == 5)
+    >>> x + 1 < y
+    Linear(1*x - 1*y <= -2)
+    """
+
+    __slots__ = ("terms", "constant")
+
+    def __init__(self, terms: Mapping[Any, int] | None = None, constant: int = 0) -> None:
+        # Keyed by the Variable object (hashed by identity), in first-use order,
+        # so that `x + x` is one term of weight 2.
+        self.terms: dict[Any, int] = dict(terms or {})
+        self.constant = _integer(constant, "constant")
+
+    @staticmethod
+    def of(value: object) -> Expression:
+        """`value` (a Variable, an Expression or an int) as an Expression."""
+        if isinstance(value, Expression):
+            return value
+        if isinstance(value, Term):
+            return Expression({value: 1})
+        if _is_int(value):
+            return Expression(constant=value)  # type: ignore[arg-type]
+        raise InputError(f"{value!r} is not a variable, an expression or an integer: a linear "
+                         "expression adds and subtracts only those", token=value)
+
+    def _combine(self, other: object, sign: int) -> Expression:
+        other = Expression.of(other)
+        terms = dict(self.terms)
+        for var, weight in other.terms.items():
+            terms[var] = _integer(terms.get(var, 0) + sign * weight, "weight")
+        return Expression(terms, self.constant + sign * other.constant)
+
+    def __add__(self, other: object) -> Expression:
+        return self._combine(other, 1)
+
+    def __radd__(self, other: object) -> Expression:
+        return self._combine(other, 1)
+
+    def __sub__(self, other: object) -> Expression:
+        return self._combine(other, -1)
+
+    def __rsub__(self, other: object) -> Expression:
+        return Expression.of(other)._combine(self, -1)
+
+    def __neg__(self) -> Expression:
+        return self * -1
+
+    def __pos__(self) -> Expression:
+        return self
+
+    def __mul__(self, factor: object) -> Expression:
+        if not _is_int(factor):
+            raise InputError(f"{self!r} * {factor!r}: an expression is multiplied only by an "
+                             "integer (a product of variables is not linear: use a Relation)",
+                             token=factor)
+        k = int(factor)  # type: ignore[call-overload]
+        return Expression({v: _integer(w * k, "weight") for v, w in self.terms.items()},
+                          self.constant * k)
+
+    __rmul__ = __mul__
+
+    def _compare(self, op: str, other: object, shift: int = 0) -> Linear:
+        left = self - other  # `left op 0`, over integers `< k` being `<= k - 1`
+        terms = left._nonzero()
+        if not terms:
+            raise InputError(f"{self!r} {op} {other!r} compares no variable (their weights "
+                             "cancel out)")
+        return Linear(list(terms), list(terms.values()), op,
+                      _integer(-left.constant + shift, "right-hand side"))
+
+    def _nonzero(self) -> dict[Any, int]:
+        return {v: w for v, w in self.terms.items() if w != 0}
+
+    def __eq__(self, other: object) -> Linear:  # type: ignore[override]
+        return self._compare("==", other)
+
+    def __le__(self, other: object) -> Linear:
+        return self._compare("<=", other)
+
+    def __ge__(self, other: object) -> Linear:
+        return self._compare(">=", other)
+
+    def __lt__(self, other: object) -> Linear:
+        return self._compare("<=", other, -1)
+
+    def __gt__(self, other: object) -> Linear:
+        return self._compare(">=", other, 1)
+
+    def __ne__(self, other: object) -> Constraint:  # type: ignore[override]
+        # Linear has no `!=`; a difference of one variable and a constant is a
+        # Compare, anything else would otherwise be Python's silent `not ==`.
+        left = self - other
+        terms = left._nonzero()
+        if len(terms) == 1:
+            (var, weight), = terms.items()
+            if weight in (1, -1):
+                return Compare(var, "!=", -left.constant * weight)
+        raise InputError(f"{self!r} != {other!r}: an expression compares only with ==, <=, "
+                         ">=, < or >; for 'differs from' use a Relation or x != y")
+
+    def __bool__(self) -> bool:
+        raise InputError(f"{self!r} has no truth value: compare it (==, <=, ...) and add the "
+                         "constraint to a model")
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        terms = " + ".join(f"{w}*{getattr(v, 'name', v)}" for v, w in self.terms.items())
+        text = terms + (f" + {self.constant}" if self.constant else "")
+        return text.replace("+ -", "- ") or str(self.constant)
 
 
 class Linear(Constraint):
@@ -379,7 +499,7 @@ class _VarRef:
 
     __slots__ = ("variable",)
 
-    def __init__(self, variable: Variable) -> None:
+    def __init__(self, variable: Term) -> None:
         self.variable = variable
 
     def __repr__(self) -> str:

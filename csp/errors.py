@@ -50,3 +50,19 @@ class InputError(ValueError):
 
 class BackendUnavailable(RuntimeError):
     """A backend that is not installed or cannot take this problem."""
+
+
+def refuse_string(value: object, what: str) -> None:
+    """Refuse a str (or bytes) where a list is expected: iterating it would
+    silently declare one thing per character (`AllDifferent("xy")` is x and y,
+    `add_option("ab")` covers items a and b), which is almost never meant.
+
+    >>> refuse_string("ab", "option 0")
+    Traceback (most recent call last):
+        ...
+    csp.errors.InputError: option 0: got the string 'ab'; pass a list, e.g. ['ab'] or ['a', 'b']
+    """
+    if isinstance(value, (str, bytes)):
+        example = f"[{value!r}]" + (f" or {list(value)!r}" if isinstance(value, str) else "")
+        raise InputError(f"{what}: got the string {value!r}; pass a list, e.g. {example}",
+                         token=value)

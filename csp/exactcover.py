@@ -29,13 +29,14 @@ decode a solution.
 from __future__ import annotations
 
 import os
+import re
 import stat
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, BinaryIO
 
 import numpy as np
 
-from csp.errors import InputError
+from csp.errors import InputError, refuse_string
 
 Item = Hashable
 """An item is named by any hashable; a coloured secondary item is `(name, colour)`."""
@@ -52,6 +53,10 @@ class ExactCover:
     options are stored as flat integer lists, ready for the compiled backends.
     """
 
+    symmetry: Any = None
+    """The problem's symmetry group (a `csp.symmetry.Group`), once declared:
+    what `up_to_symmetry=True` counts up to."""
+
     def __init__(
         self,
         primary: Iterable[Item] = (),
@@ -59,6 +64,8 @@ class ExactCover:
         *,
         name: str | None = None,
     ) -> None:
+        refuse_string(primary, "ExactCover(primary=...)")
+        refuse_string(secondary, "ExactCover(secondary=...)")
         self.name = name
         self.primary: list[Item] = []
         self.secondary: list[Item] = []
@@ -72,8 +79,8 @@ class ExactCover:
         n_primary = len(self.primary)
         for k, item in enumerate(self.secondary):
             self._index[item] = n_primary + k
-        if not self._index:
-            raise InputError("an exact cover needs at least one item")
+        # No item at all is allowed, like a Model without variables: choosing
+        # no option is then the one solution.
         self._colour_index: dict[Hashable, int] = {}
         self.colours: list[Hashable] = []
         #: option k covers items `_items[_start[k]:_start[k+1]]`, coloured
@@ -132,6 +139,7 @@ class ExactCover:
         An entry is an item name, or `(name, colour)` for a secondary item
         (`(name, None)` leaves it uncoloured).
         """
+        refuse_string(items, f"the items of option {self.n_options}")
         index = self._index
         n_primary = len(self.primary)
         seen: set[int] = set()
@@ -148,7 +156,8 @@ class ExactCover:
                     raise InputError(f"unknown item {_show(entry)} in option", token=entry)
                 if colour is not None and code < n_primary:
                     raise InputError(
-                        f"colour {colour!r} on primary item {_show(entry[0])}", token=entry
+                        f"colour {colour!r} on primary item {_show(entry[0])}",  # type: ignore[index]
+                        token=entry,
                     )
             if code in seen:
                 raise InputError(f"item {_show(self.items_name(code))} twice in one option",
@@ -278,7 +287,7 @@ class ExactCover:
         'b x:0'
         """
         xc: ExactCover | None = None
-        text = text.removeprefix(BOM)  # an editor's byte-order mark is not part of an item
+        text = strip_boms(text)  # an editor's byte-order mark is not part of an item
         for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("|"):
@@ -329,12 +338,26 @@ class ExactCover:
         return cls.from_text(read_text_file(path), source=path)
 
     def to_text(self) -> str:
-        """This problem in Knuth's format (items and colours written with `str`).
+        """This problem in Knuth's format. Items and colours are written with
+        `str`, a tuple as its parts joined by commas (`("r", 3)` is `r,3`), so
+        that `from_text` reads back the same problem, its names as strings. A
+        name that cannot be a token (a space, a ':') or two names written
+        alike are an `InputError`.
 
         >>> text = "a b c | x y\\na x:0\\nb x:0 y\\nc y:1\\na b x:1\\n"
         >>> ExactCover.from_text(text).to_text() == text
         True
+        >>> xc = ExactCover([("r", 1), ("r", 2)], [("c", 1)])
+        >>> _ = xc.add_option([("r", 1), (("c", 1), (0, 1))])
+        >>> print(xc.to_text(), end="")
+        r,1 r,2 | c,1
+        r,1 c,1:0,1
         """
+        if not self.primary:
+            raise InputError("Knuth's format needs at least one primary item; this problem "
+                             "has none")
+        _check_distinct(self.items, _name_token, "item names")
+        _check_distinct(self.colours, _colour_token, "colours")
         head = _line(_name_token(name) for name in self.primary)
         if self.secondary:
             head += " | " + " ".join(_name_token(name) for name in self.secondary)
@@ -349,6 +372,19 @@ class ExactCover:
 
 BOM = "\ufeff"
 """The byte-order mark some editors put at the start of a UTF-8 file."""
+
+_LINE_START_BOMS = re.compile("^\ufeff+", re.MULTILINE)
+
+
+def strip_boms(text: str) -> str:
+    r"""`text` without byte-order marks at the start of its lines: `cat a.txt
+    b.txt` keeps b's mark at the start of a line in the middle, where it would
+    otherwise be read as a stray symbol.
+
+    >>> strip_boms("\ufeffa b\n\ufeffc\nd \ufeffe\n")
+    'a b\nc\nd \ufeffe\n'
+    """
+    return _LINE_START_BOMS.sub("", text)
 
 MAX_INPUT_BYTES = 1 << 30
 """The most a reader takes in (1 GiB): far more than any problem that fits in
@@ -399,12 +435,13 @@ def read_bounded(stream: BinaryIO, source: str) -> bytes:
 def decode_text(raw: bytes, source: str) -> str:
     """Bytes of a text file as str; a binary or non-UTF-8 file is an `InputError`.
 
-    A leading byte-order mark is dropped (`utf-8-sig`): it is not part of the text.
+    Byte-order marks at the start of a line are dropped: they are not part of
+    the text (the first is the file's; later ones come from concatenated files).
     """
     if b"\0" in raw:
         raise InputError("this is a binary file, not text", source=source)
     try:
-        return raw.decode("utf-8-sig")
+        return strip_boms(raw.decode("utf-8"))
     except UnicodeDecodeError as err:
         raise InputError(f"not UTF-8 text (byte {err.start})", source=source) from None
 
@@ -421,10 +458,28 @@ def _show(name: object) -> str:
     return repr(name) if not isinstance(name, str) else name
 
 
+def _text(value: object) -> str:
+    # A tuple's repr has spaces, which split tokens: join its parts by commas.
+    if isinstance(value, tuple):
+        return ",".join(_text(part) for part in value)
+    return str(value)
+
+
+def _check_distinct(values: Iterable[object], token: Callable[[object], str], what: str) -> None:
+    """Refuse two values written as the same token: read back, they would be one."""
+    seen: dict[str, object] = {}
+    for value in values:
+        text = token(value)
+        if text in seen and seen[text] != value:
+            raise InputError(f"{what} {seen[text]!r} and {value!r} would both be written "
+                             f"{text!r} in Knuth's format", token=value)
+        seen[text] = value
+
+
 def _name_token(name: object) -> str:
     """An item name as a token: no space, no ':' (a token splits at its first ':'),
     no leading byte-order mark (a reader drops one at the start of a file)."""
-    text = str(name)
+    text = _text(name)
     if not text or _has_space(text) or ":" in text or text == "|" or text.startswith(BOM):
         raise InputError(f"item name {name!r} cannot be written as a token of Knuth's format",
                          token=name)
@@ -433,7 +488,7 @@ def _name_token(name: object) -> str:
 
 def _colour_token(colour: object) -> str:
     """A colour as the part of a token after the first ':', which may hold more ':'."""
-    text = str(colour)
+    text = _text(colour)
     if not text or _has_space(text):
         raise InputError(f"colour {colour!r} cannot be written in Knuth's format", token=colour)
     return text

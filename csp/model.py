@@ -1,6 +1,7 @@
 """A constraint satisfaction problem: variables, finite domains, constraints.
 
-A solution is a dict `{variable name: value}`.
+A solution is an `Assignment`: a dict `{variable name: value}` that also
+takes the `Variable` itself as a key (`solution[x]` and `solution["x"]`).
 
 >>> from csp import Model, AllDifferent
 >>> m = Model()
@@ -18,14 +19,17 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from csp.constraints import Compare, Constraint, Term, _integer, _VarRef
+from csp.constraints import Compare, Constraint, Expression, Term, _integer, _VarRef
 from csp.errors import InputError
 
 
 class Variable(Term):
     """A variable of a `Model`: a name and a sorted tuple of integer values.
 
-    `x == y`, `x != y`, `x == 3` and `x != 3` build `Compare` constraints.
+    `x == y`, `x != y`, `x == 3` and `x != 3` build `Compare` constraints;
+    `x < y`, `x <= 3`, `x > y`, `x >= 3` build `Linear` ones; `+`, `-` and a
+    product with an int build an `Expression` (`x + 2*y - z == 5`). A
+    variable hashes by identity, so it stays usable as a dict key or in a set.
     """
 
     __slots__ = ("name", "domain", "model")
@@ -38,17 +42,91 @@ class Variable(Term):
     def __repr__(self) -> str:
         return f"Variable({self.name!r}, {len(self.domain)} values)"
 
-    def __eq__(self, other: object) -> Compare:  # type: ignore[override]
+    def __eq__(self, other: object) -> Constraint:  # type: ignore[override]
+        if isinstance(other, Expression):
+            return Expression.of(self) == other
         return Compare(self, "==", other)
 
-    def __ne__(self, other: object) -> Compare:  # type: ignore[override]
+    def __ne__(self, other: object) -> Constraint:  # type: ignore[override]
+        if isinstance(other, Expression):
+            return Expression.of(self) != other
         return Compare(self, "!=", other)
+
+    # Orderings and arithmetic go through Expression, which checks the other
+    # side is a variable, an expression or an int (`x < "y"` is an InputError).
+    def __lt__(self, other: object) -> Constraint:
+        return Expression.of(self) < other
+
+    def __le__(self, other: object) -> Constraint:
+        return Expression.of(self) <= other
+
+    def __gt__(self, other: object) -> Constraint:
+        return Expression.of(self) > other
+
+    def __ge__(self, other: object) -> Constraint:
+        return Expression.of(self) >= other
+
+    def __add__(self, other: object) -> Expression:
+        return Expression.of(self) + other
+
+    def __radd__(self, other: object) -> Expression:
+        return Expression.of(self) + other
+
+    def __sub__(self, other: object) -> Expression:
+        return Expression.of(self) - other
+
+    def __rsub__(self, other: object) -> Expression:
+        return Expression.of(other) - self
+
+    def __mul__(self, factor: object) -> Expression:
+        return Expression.of(self) * factor
+
+    __rmul__ = __mul__
+
+    def __neg__(self) -> Expression:
+        return -Expression.of(self)
 
     __hash__ = object.__hash__
 
 
+class Assignment(dict):
+    """A solution of a `Model`: a dict `{variable name: value}` that also
+    accepts a `Variable` wherever it accepts a name.
+
+    It equals the plain dict of the same pairs, and its keys are the names,
+    so it prints, pickles and serialises like one.
+
+    >>> m = Model()
+    >>> x = m.var("x", [1, 2])
+    >>> solution = Assignment({"x": 2})
+    >>> solution[x], solution["x"], solution.get(x), x in solution, solution == {"x": 2}
+    (2, 2, 2, True, True)
+    """
+
+    __slots__ = ()
+
+    def __getitem__(self, key: Hashable) -> int:
+        return super().__getitem__(_key(key))
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        return super().get(_key(key), default)
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(_key(key))
+
+
+def _key(key: Any) -> Hashable:
+    # A Variable hashes by identity and compares into a constraint, so a
+    # plain dict cannot find it: look up its name instead.
+    return key.name if isinstance(key, Variable) else key
+
+
 class Model:
     """Variables with finite integer domains, and constraints over them."""
+
+    symmetry: Any = None
+    """The problem's symmetry group (a `csp.symmetry.Group`), once declared:
+    what `up_to_symmetry=True` counts up to."""
 
     def __init__(self, name: str | None = None) -> None:
         self.name = name
@@ -62,8 +140,9 @@ class Model:
 
     def var(self, name: Hashable, domain: Iterable[int]) -> Variable:
         """Declare a variable; `domain` is any finite iterable of ints, each
-        fitting in a signed 64-bit int (an empty one is allowed: the model
-        then has no solution)."""
+        fitting in a signed 64-bit int. An empty one is allowed on purpose
+        (every backend then reports 0 solutions, COMPLETE): a puzzle whose
+        clues leave a cell no value is unsolvable, not malformed."""
         try:
             hash(name)
         except TypeError:
@@ -82,7 +161,8 @@ class Model:
         return variable
 
     def vars(self, names: Iterable[Hashable], domain: Iterable[int]) -> list[Variable]:
-        """Declare several variables sharing one domain."""
+        """Declare several variables sharing one domain (`m.vars("abc", ...)`
+        names them a, b and c: here a string is a deliberate shorthand)."""
         values = list(domain)
         return [self.var(name, values) for name in names]
 
@@ -106,7 +186,7 @@ class Model:
 
     def _resolve(self, ref: Any, constraint: Constraint) -> Hashable:
         if isinstance(ref, _VarRef):
-            variable = ref.variable
+            variable: Any = ref.variable  # a Variable: the only Term there is
             if variable.model is not self or self.variables.get(variable.name) is not variable:
                 raise InputError(
                     f"{constraint.describe()}: variable {variable.name!r} belongs to another model",
@@ -125,8 +205,22 @@ class Model:
         return self.variables[name].domain
 
     def check(self, assignment: Mapping[Hashable, int]) -> list[Constraint]:
-        """The constraints that `assignment` violates (a missing variable or a
-        value outside its domain makes it wrong as a whole: see `problems`)."""
+        """The constraints that `assignment` violates. It must give every
+        variable a value: a partial one is an `InputError` naming the missing
+        variables (`problems` says everything wrong, domains included).
+
+        >>> m = Model()
+        >>> _ = m.add(m.var("a", [1, 2]) != m.var("b", [1, 2]))
+        >>> m.check({"a": 1})
+        Traceback (most recent call last):
+            ...
+        csp.errors.InputError: the assignment gives no value to 1 variable: 'b'
+        """
+        missing = [name for name in self.variables if name not in assignment]
+        if missing:
+            shown = ", ".join(map(repr, missing[:10])) + (", ..." if len(missing) > 10 else "")
+            raise InputError(f"the assignment gives no value to {len(missing)} variable"
+                             f"{'s' if len(missing) > 1 else ''}: {shown}", token=missing[0])
         return [c for c in self.constraints if not c.holds(assignment)]
 
     def problems(self, assignment: Mapping[Hashable, int]) -> list[str]:

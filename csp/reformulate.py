@@ -38,7 +38,7 @@ from typing import Any
 from csp.constraints import AllDifferent, Compare, Constraint, Linear, Sum, Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
-from csp.model import Model
+from csp.model import Assignment, Model
 
 Decode = Callable[[Any], Any]
 
@@ -124,7 +124,7 @@ def _colours(covering: list[tuple[int, int]]) -> list[int]:
 
 
 def _secondary_item(
-    m: Model, item: Hashable, covering: list[tuple[int, int]], option_names: list[Hashable]
+    m: Model, item: Hashable, covering: list[tuple[int, int]], option_names: Sequence[Hashable]
 ) -> None:
     uncoloured = [option_names[k] for k, c in covering if c == 0]
     distinct = _colours(covering)
@@ -147,7 +147,7 @@ def _secondary_item(
 
 
 def _colour_flags(
-    m: Model, covering: list[tuple[int, int]], option_names: list[Hashable],
+    m: Model, covering: list[tuple[int, int]], option_names: Sequence[Hashable],
     flags: dict[int, Any],
 ) -> None:
     """An item with many colours: its flag `("colour", item, c)` in {0, 1}
@@ -281,13 +281,13 @@ def model_to_exact_cover(m: Model, *, max_tuples: int = MAX_TUPLES) -> tuple[Exa
                           data=(j, row))
             assignment.append(None)
 
-    def decode(solution: Sequence[int]) -> dict[Hashable, int]:
+    def decode(solution: Sequence[int]) -> Assignment:
         found: dict[Hashable, int] = {}
         for k in solution:
             pair = assignment[k] if k < len(assignment) else None
             if pair is not None:
                 found[pair[0]] = pair[1]
-        return {x: found[x] for x in names}
+        return Assignment((x, found[x]) for x in names)
 
     return xc, decode
 

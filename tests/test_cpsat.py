@@ -108,5 +108,5 @@ def test_an_invalid_model_says_why(cpsat: CPSATBackend) -> None:
     m = Model()
     xs = [m.var(i, [0, 2**62 - 1]) for i in range(2)]
     m.add(Sum(xs) <= 5)
-    with pytest.raises(InputError, match="invalid: Possible integer overflow"):
+    with pytest.raises(InputError, match="invalid: .*overflow"):
         cpsat.count(m)

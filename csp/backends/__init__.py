@@ -189,8 +189,9 @@ def reload() -> None:
     global _plugins_read
     for name in [name for name, entry in REGISTRY.items() if entry.origin != "built-in"]:
         del REGISTRY[name]
-    for table in (_instances, _errors, _broken):
-        table.clear()  # type: ignore[attr-defined]
+    tables: tuple[dict[str, Any], ...] = (_instances, _errors, _broken)
+    for table in tables:
+        table.clear()
     _plugins_read = False
 
 

@@ -36,7 +36,7 @@ from csp.backends.base import COLOURS, CONSTRAINT_KINDS, Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
-from csp.model import Model
+from csp.model import Assignment, Model
 from csp.reformulate import allowed_tuples
 from csp.result import Result, Stats, Status
 
@@ -75,25 +75,75 @@ def compile_problem(problem: Any) -> Compiled:
     raise TypeError(f"cpsat takes a Model or an ExactCover, not {type(problem).__name__}")
 
 
+RANK_ABOVE = (1 << 31) - 1
+"""Past this magnitude CP-SAT's table and encoding presolve has been seen to
+count wrong (reporting the count complete) or abort the process: int32
+arithmetic on int64 values (e.g. or-tools issue 5293). A model holding such a
+value is given to CP-SAT over ranks instead (below)."""
+
+
 def _compile_model(m: Model) -> Compiled:
+    """`m` as a CP-SAT model.
+
+    Values beyond `RANK_ABOVE` are never shown to CP-SAT's tables: every
+    variable is then the *rank* of its value among all the model's values
+    (0..k-1, order and equality preserved), so that tables, all-different and
+    comparisons see only small integers. A linear constraint needs the values
+    themselves: its variables get a value variable tied to the rank by an
+    element constraint.
+    """
     names = list(m.variables)
     if any(not m.variables[x].domain for x in names):
         return Compiled(None, lambda _: None)
     for x in names:
         _check_range(x, m.variables[x].domain)
+    ranked = any(abs(v) > RANK_ABOVE for x in names for v in (m.variables[x].domain[0],
+                                                                m.variables[x].domain[-1]))
+    ranked = ranked or any(isinstance(c, Table) and any(abs(v) > RANK_ABOVE
+                                                        for t in c.tuples for v in t)
+                           for c in m.constraints)
+    values = sorted({v for x in names for v in m.variables[x].domain}) if ranked else []
+    rank = {v: k for k, v in enumerate(values)}
+
+    def encode(value: int) -> int | None:
+        return rank.get(value) if ranked else value
+
     model = cp_model.CpModel()
     xs = [
-        model.new_int_var_from_domain(Domain.from_values(list(m.variables[x].domain)), f"x{i}")
+        model.new_int_var_from_domain(
+            Domain.from_values([encode(v) for v in m.variables[x].domain]), f"x{i}")
         for i, x in enumerate(names)
     ]
     index = {x: i for i, x in enumerate(names)}
+    valued: dict[int, Any] = {}  # in rank mode: variable index -> its value variable
+
+    def value_of(i: int) -> Any:
+        if not ranked:
+            return xs[i]
+        if i not in valued:
+            var = model.new_int_var_from_domain(
+                Domain.from_values(list(m.variables[names[i]].domain)), f"v{i}")
+            model.add_element(xs[i], values, var)
+            valued[i] = var
+        return valued[i]
+
+    def table(scope: list[Any], rows: Any, forbidden: bool) -> None:
+        # A row holding a value no variable can take matches nothing: dropped.
+        coded = [[encode(v) for v in t] for t in rows]
+        kept: list[list[int]] = [t for t in coded if None not in t]  # type: ignore[misc]
+        if forbidden:
+            model.add_forbidden_assignments(scope, kept)
+        else:
+            model.add_allowed_assignments(scope, kept)
+
     for c in m.constraints:
         scope = [xs[index[x]] for x in c.scope]
         if isinstance(c, AllDifferent):
             if len(scope) > 1:
                 model.add_all_different(scope)
         elif isinstance(c, Linear):
-            total = cp_model.LinearExpr.weighted_sum(scope, list(c.weights))
+            terms = [value_of(index[x]) for x in c.scope]
+            total = cp_model.LinearExpr.weighted_sum(terms, list(c.weights))
             if c.op == "==":
                 model.add(total == c.rhs)
             elif c.op == "<=":
@@ -101,21 +151,26 @@ def _compile_model(m: Model) -> Compiled:
             else:
                 model.add(total >= c.rhs)
         elif isinstance(c, Table):  # a Relation too: its tuples are expanded
-            rows = [list(t) for t in c.tuples]
-            if c.forbidden:
-                model.add_forbidden_assignments(scope, rows)
-            else:
-                model.add_allowed_assignments(scope, rows)
+            table(scope, c.tuples, c.forbidden)
         elif isinstance(c, Compare):
-            right = c.constant if c.constant is not None else scope[1]
+            if c.constant is None:
+                right: Any = scope[1]
+            else:
+                right = encode(c.constant)
+                if right is None:  # a constant no variable can take
+                    if c.op == "==":
+                        model.add_bool_or([])  # never true
+                    continue
             model.add(scope[0] == right if c.op == "==" else scope[0] != right)
         else:
             # A constraint kind without a CP-SAT counterpart: as a table.
             domains = [m.variables[x].domain for x in c.scope]
-            model.add_allowed_assignments(scope, [list(t) for t in allowed_tuples(c, domains)])
+            table(scope, allowed_tuples(c, domains), False)
 
-    def read(source: Any) -> dict[Any, int]:
-        return {x: source.value(v) for x, v in zip(names, xs)}
+    def read(source: Any) -> Assignment:
+        if ranked:
+            return Assignment((x, values[source.value(v)]) for x, v in zip(names, xs))
+        return Assignment((x, source.value(v)) for x, v in zip(names, xs))
 
     return Compiled(model, read)
 
@@ -243,6 +298,7 @@ def _solve(channel: _Channel, compiled: Compiled, parameters: dict[str, Any],
         for key, value in parameters.items():
             setattr(solver.parameters, key, value)
         channel.solver = solver
+        assert compiled.model is not None  # an infeasible model never starts a thread
         if channel.stop_reason is None:
             if parameters.get("enumerate_all_solutions"):
                 status = solver.solve(compiled.model,
@@ -298,7 +354,12 @@ class CPSATSearch(Search):
 
     def parameters(self) -> dict[str, Any]:
         """The CP-SAT parameters of this run."""
-        parameters: dict[str, Any] = {"log_search_progress": False}
+        # CP-SAT's own SIGINT handler calls a callback that is unset when the
+        # solve runs off the main thread: Ctrl-C aborted the process
+        # (std::bad_function_call). Python's handler raises KeyboardInterrupt in
+        # the consumer instead, which stops the search (see __next__).
+        parameters: dict[str, Any] = {"log_search_progress": False,
+                                      "catch_sigint_signal": False}
         if self.time_limit is not None:
             parameters["max_time_in_seconds"] = max(self.time_limit, 1e-3)
         if self.limit == 1 and not self.count_only:
@@ -325,25 +386,27 @@ class CPSATSearch(Search):
             self._start()
         if self.status is not None:
             raise StopIteration
-        channel = self._channel
+        try:
+            item = self._receive()
+        except KeyboardInterrupt:
+            # Ctrl-C, wherever it lands in the wait: stop the solver thread and
+            # end INTERRUPTED with what was delivered.
+            self._stop(Status.INTERRUPTED)
+            raise StopIteration from None
+        if isinstance(item, tuple) and len(item) == 2 and item[0] is _DONE:
+            self._done(item[1])
+            raise StopIteration
+        self.stats.solutions += 1
+        self._measure()
+        return item
+
+    def _receive(self) -> Any:
+        """The solver thread's next item: a solution or (_DONE, outcome)."""
         while True:
             try:
-                try:
-                    item = channel.queue.get(timeout=self._wait())
-                except queue.Empty:
-                    # A progress callback may raise KeyboardInterrupt too (Ctrl-C
-                    # landing in it): the outer handler keeps what was found.
-                    self._tick()
-                    continue
-            except KeyboardInterrupt:
-                self._stop(Status.INTERRUPTED)
-                raise StopIteration from None
-            if isinstance(item, tuple) and len(item) == 2 and item[0] is _DONE:
-                self._done(item[1])
-                raise StopIteration
-            self.stats.solutions += 1
-            self._measure()
-            return item
+                return self._channel.queue.get(timeout=self._wait())
+            except queue.Empty:
+                self._tick()
 
     def _wait(self) -> float:
         wait = self.POLL_SECONDS

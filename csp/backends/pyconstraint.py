@@ -32,7 +32,7 @@ import constraint as pc
 
 from csp.backends.base import CONSTRAINT_KINDS, Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
-from csp.model import Model
+from csp.model import Assignment, Model
 from csp.reformulate import allowed_tuples
 from csp.result import Result, Status
 
@@ -48,7 +48,7 @@ def _guarded(base: type) -> type:
     pre-processed, so skipping the pruning is safe.
     """
 
-    class Guarded(base):  # type: ignore[valid-type, misc]
+    class Guarded(base):
         def preProcess(self, variables, domains, constraints, vconstraints):  # noqa: N802
             if any(not domains[v] for v in variables):
                 return
@@ -243,11 +243,11 @@ class PythonConstraintSearch(Search):
             self._finish(Status.SOLUTION_LIMIT)
         return raw
 
-    def __next__(self) -> dict[Hashable, int]:
+    def __next__(self) -> Assignment:
         raw = self._next_raw()
         if raw is None:
             raise StopIteration
-        return {x: raw[i] for i, x in enumerate(self.names)}
+        return Assignment((x, raw[i]) for i, x in enumerate(self.names))
 
     def count(self) -> Result:
         """Run to the end without building the solutions in the model's terms."""

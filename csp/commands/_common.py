@@ -17,7 +17,8 @@ def read_input(path: str) -> tuple[str, str]:
     """The text of `path` (`-` = standard input) and a name for messages.
 
     The read is bounded and a device such as `/dev/zero` is refused (see
-    `read_text_file`); a leading byte-order mark is dropped.
+    `read_text_file`); a byte-order mark at the start of any line is dropped
+    (`cat a.txt b.txt` leaves b's in the middle).
     """
     if path == "-":
         raw = read_bounded(sys.stdin.buffer, "<stdin>")

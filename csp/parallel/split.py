@@ -77,7 +77,8 @@ class PrefixSplitter(Splitter):
     kind = "prefix"
 
     def first(self, target: int) -> list[Key]:
-        return [tuple(int(k) for k in prefix) for prefix in dispatch.prefixes(self.plan, target)]
+        return [tuple(int(k) for k in prefix)  # type: ignore[call-overload]
+                for prefix in dispatch.prefixes(self.plan, target)]
 
     def children(self, key: Key) -> list[Key] | None:
         splitter: Any = self.plan.backend

@@ -36,6 +36,7 @@ from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
+from csp.problems._numbers import integer, is_integer, is_natural, natural, short
 from csp.problems.kind import Kind
 
 FORMS = ("model",)
@@ -80,6 +81,10 @@ Answer = dict[Cell, int]
 # -- reading -------------------------------------------------------------------------
 
 
+MAX_SIZE = 1000
+"""The largest algospot grid side read; real kakuros are a few dozen cells wide."""
+
+
 def parse(text: str) -> list[Kakuro]:
     """Every puzzle in `text` (either format); the first bad one raises `InputError`."""
     return every(puzzles(text))
@@ -94,7 +99,7 @@ def puzzles(text: str) -> Iterator[Kakuro | InputError]:
     content = [(n, line) for n, line in lines if line]
     if not content:
         return
-    if content[0][1].isdigit():
+    if is_natural(content[0][1]):
         yield from _algospot(content)
     else:
         yield from _grids(lines)
@@ -107,20 +112,15 @@ def _ints(number: int, line: str, count: int | None, what: str) -> list[int]:
                          f"{len(tokens)}: {line!r}",
                          line=number, token=line)
     try:
-        return [int(t) for t in tokens]
-    except ValueError:
-        bad = next(t for t in tokens if not _is_int(t))
-        raise InputError(f"{what}: {bad!r} is not an integer", line=number, token=bad) from None
-
-
-def _is_int(token: str) -> bool:
-    return token.lstrip("-").isdigit()
+        return [integer(t, f"{what}:") for t in tokens]
+    except InputError as err:
+        raise err.located(line=number) from None
 
 
 def _lone(line: str) -> bool:
     """Whether `line` is one integer: a count or a size, not a row or a hint."""
     tokens = line.split()
-    return len(tokens) == 1 and _is_int(tokens[0])
+    return len(tokens) == 1 and is_integer(tokens[0])
 
 
 def _algospot(content: list[tuple[int, str]]) -> Iterator[Kakuro | InputError]:
@@ -140,10 +140,11 @@ def _algospot(content: list[tuple[int, str]]) -> Iterator[Kakuro | InputError]:
             yield InputError(f"the input ends after {case - 1} of the {cases} cases that line "
                              f"{number} announces", line=number)
             return
-        item, at = _case(content, at, case)
+        item, next_at = _case(content, at, case)
         yield item
-        if at is None:
+        if next_at is None:
             return
+        at = next_at
     if at < len(content):
         extra, text = content[at]
         yield InputError(f"{text!r} follows the {cases} cases that line {number} announces",
@@ -162,6 +163,9 @@ def _case(content: list[tuple[int, str]], at: int, case: int
         return err, None
     if n < 0:
         return InputError(f"case {case}: grid size {n}", line=start, token=n), None
+    if n > MAX_SIZE:
+        return InputError(f"case {case}: grid size {n:,} is over the maximum of {MAX_SIZE:,}",
+                          line=start, token=n), None
     if n == 0:
         errors.append(InputError(f"case {case}: grid size 0", line=start, token=0))
     # The rows: n lines of n integers. A lone integer where a row should be
@@ -269,13 +273,16 @@ def _grid(block: list[tuple[int, str]]) -> Kakuro:
                 white.add((r, c))
             elif token != "#":
                 down, slash, across = token.partition("\\")
-                if not slash or not all(p == "" or p.isdigit() for p in (down, across)):
-                    raise InputError(f"row {r + 1}, column {c + 1}: {token!r} is not '#', '.' "
-                                     "or a clue 'D\\A'", line=number, token=token)
-                if across:
-                    hints.append((number, r, c, ACROSS, int(across)))
-                if down:
-                    hints.append((number, r, c, DOWN, int(down)))
+                if not slash or not all(p == "" or is_natural(p) for p in (down, across)):
+                    raise InputError(f"row {r + 1}, column {c + 1}: {short(token)!r} is not '#', "
+                                     "'.' or a clue 'D\\A'", line=number, token=token)
+                try:
+                    if across:
+                        hints.append((number, r, c, ACROSS, natural(across, "clue")))
+                    if down:
+                        hints.append((number, r, c, DOWN, natural(down, "clue")))
+                except InputError as err:
+                    raise err.located(line=number) from None
     return _build(len(block), cols, frozenset(white), hints, "grid", block[0][0])
 
 
@@ -287,7 +294,7 @@ def _build(rows: int, cols: int, white: frozenset[Cell],
         for r, c in sorted(white):
             if (r - dr, c - dc) in white:
                 continue
-            cells = []
+            cells: list[Cell] = []
             while (r + dr * len(cells), c + dc * len(cells)) in white:
                 cells.append((r + dr * len(cells), c + dc * len(cells)))
             runs[(r - dr, c - dc, direction)] = cells

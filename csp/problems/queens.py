@@ -29,6 +29,7 @@ from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every
+from csp.problems._numbers import check_size, is_natural, natural, short
 from csp.problems.kind import Kind
 
 FORMS = ("exact-cover",)
@@ -48,6 +49,11 @@ Answer = tuple[int, ...]
 """The 1-based column of the queen in each row."""
 
 
+MAX_N = 1000
+"""The largest board read: its exact cover has n**2 options (a million here);
+far past any board a search can count, and still quick to build."""
+
+
 def parse(text: str) -> list[Queens]:
     """Every board size in `text`; a bad one raises `InputError`."""
     return every(puzzles(text))
@@ -58,11 +64,17 @@ def puzzles(text: str) -> Iterator[Queens | InputError]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if not line.isdigit() or int(line) < 1:
-            yield InputError(f"{line!r} is not a board size (a positive integer)",
+        if not is_natural(line) or line.strip("0") == "":
+            yield InputError(f"{short(line)!r} is not a board size (a positive integer)",
                              line=number, token=line)
+            continue
+        try:
+            n = natural(line, "board size")
+            check_size(n, MAX_N, "board size")
+        except InputError as err:
+            yield err.located(line=number)
         else:
-            yield Queens(int(line), number)
+            yield Queens(n, number)
 
 
 def declare(puzzle: Queens, form: str | None = None) -> ExactCover | Model:
@@ -104,7 +116,7 @@ def format_puzzle(puzzle: Queens) -> str:
     return str(puzzle.n)
 
 
-def symmetry(puzzle: Queens, problem: ExactCover | None = None) -> Any:
+def symmetry(puzzle: Queens, problem: ExactCover | Model | None = None) -> Any:
     """The square's 8 symmetries (rotations, reflections), as a `csp.symmetry.Group`
     on the options, declared as the problem's symmetry (`problem.symmetry`):
     each moves the queen on square (r, c) with the board.

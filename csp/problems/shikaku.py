@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.problems import every
+from csp.problems._numbers import check_size, is_natural, natural, short
 from csp.problems.kind import Kind
 
 FORMS = ("exact-cover",)
@@ -57,6 +58,11 @@ Answer = dict[Cell, int]
 # -- reading -------------------------------------------------------------------------
 
 
+MAX_CELLS = 250_000
+"""The largest grid read (500x500): real puzzles have a few hundred cells
+(the shared data's largest, 720); building past this would only eat memory."""
+
+
 def parse(text: str) -> list[Shikaku]:
     """Every puzzle in `text`; the first bad one raises `InputError`."""
     return every(puzzles(text))
@@ -77,12 +83,18 @@ def puzzles(text: str) -> Iterator[Shikaku | InputError]:
     at = 0
     while at < len(lines):
         start, header = lines[at]
-        if len(header) != 2 or not all(t.isdigit() for t in header):
+        if len(header) != 2 or not all(is_natural(t) for t in header):
             yield InputError(f"expected a size line 'w h', found {' '.join(header)!r}",
                              line=start, token=" ".join(header))
             at = _next_size(lines, at + 1)
             continue
-        width, height = map(int, header)
+        try:
+            width, height = (natural(t, "grid size") for t in header)
+            check_size(width * height, MAX_CELLS, f"a {width}x{height} grid: its number of cells")
+        except InputError as err:
+            yield err.located(line=start)
+            at = _next_size(lines, at + 1)
+            continue
         end = at + 1
         while end < len(lines) and end - at <= height and not (
                 width != 2 and _is_size(lines[end][1])):
@@ -106,11 +118,11 @@ def puzzles(text: str) -> Iterator[Shikaku | InputError]:
 
 
 def _is_size(tokens: list[str]) -> bool:
-    return len(tokens) == 2 and all(t.isdigit() and int(t) > 0 for t in tokens)
+    return len(tokens) == 2 and all(is_natural(t) and t.strip("0") for t in tokens)
 
 
 def _is_row(tokens: list[str], width: int) -> bool:
-    return len(tokens) == width and all(t.isdigit() for t in tokens)
+    return len(tokens) == width and all(is_natural(t) for t in tokens)
 
 
 def _next_size(lines: list[tuple[int, list[str]]], at: int) -> int:
@@ -136,11 +148,15 @@ def _puzzle(start: int, width: int, height: int, rows: list[tuple[int, list[str]
             raise InputError(f"row {r + 1} has {len(tokens)} numbers, expected {width}",
                              line=number)
         for c, token in enumerate(tokens):
-            if not token.isdigit():
-                raise InputError(f"row {r + 1}, column {c + 1}: {token!r} is not a clue "
+            if not is_natural(token):
+                raise InputError(f"row {r + 1}, column {c + 1}: {short(token)!r} is not a clue "
                                  "(a positive integer) or 0 (blank)", line=number, token=token)
-            if int(token):
-                clues.append((r, c, int(token)))
+            try:
+                area = natural(token, f"row {r + 1}, column {c + 1}: clue")
+            except InputError as err:
+                raise err.located(line=number) from None
+            if area:
+                clues.append((r, c, area))
     total = sum(area for _, _, area in clues)
     if total != width * height:
         raise InputError(f"the clues add up to {total} but the {width}x{height} grid has "

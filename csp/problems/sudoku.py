@@ -50,6 +50,7 @@ from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every
+from csp.problems._numbers import check_size, is_natural, natural, short
 from csp.problems.kind import Kind
 
 FORMS = ("exact-cover", "model")
@@ -68,6 +69,10 @@ DESCRIPTION = (
 _DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ALPHABETS = (_DIGITS, "0" + _DIGITS, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 BLANKS = ".0"
+
+MAX_SIZE = 100
+"""The largest grid read (100x100, a million options): the shared data's
+largest is 36x36; a 1000x1000 grid would take a billion options to build."""
 
 
 @dataclass(frozen=True)
@@ -118,7 +123,7 @@ def puzzles(text: str, *, symbols: str | None = None,
         if line.startswith("e") and not _is_puzzle(tokens[0], symbols):
             return
         try:
-            if len(tokens) >= 4 and all(t.isdigit() for t in tokens):
+            if len(tokens) >= 4 and all(is_natural(t) for t in tokens):
                 yield _grid(number, tokens, lines, symbols, box)
             else:
                 yield _line(number, tokens[0], symbols, box)
@@ -137,9 +142,11 @@ def _box_option(boxes: tuple[int, int] | str | None) -> tuple[int, int] | None:
     if boxes is None or isinstance(boxes, tuple):
         return boxes
     rows, x, cols = boxes.lower().partition("x")
-    if not (x and rows.isdigit() and cols.isdigit() and int(rows) > 0 and int(cols) > 0):
-        raise InputError(f"box shape {boxes!r} is not ROWSxCOLUMNS, e.g. 2x3")
-    return int(rows), int(cols)
+    if not (x and is_natural(rows) and is_natural(cols) and rows.strip("0") and cols.strip("0")):
+        raise InputError(f"box shape {short(boxes)!r} is not ROWSxCOLUMNS, e.g. 2x3")
+    shape = natural(rows, "box shape: rows"), natural(cols, "box shape: columns")
+    check_size(shape[0] * shape[1], MAX_SIZE, "box shape: the grid size")
+    return shape
 
 
 def _shape(size: int, box: tuple[int, int] | None) -> tuple[int, int]:
@@ -155,6 +162,7 @@ def _shape(size: int, box: tuple[int, int] | None) -> tuple[int, int]:
 
 def _line(number: int, text: str, symbols: str | None, box: tuple[int, int] | None) -> Sudoku:
     size = math.isqrt(len(text))
+    check_size(size, MAX_SIZE, f"a line of {len(text):,} symbols: the grid size")
     if size * size != len(text) or size < 1:
         raise InputError(
             f"a line of {len(text)} symbols: a sudoku line holds N*N symbols "
@@ -195,6 +203,12 @@ def _infer_symbols(text: str, size: int) -> str:
 def _grid(number: int, first: list[str], lines: Iterator[tuple[int, str]],
           symbols: str | None, box: tuple[int, int] | None) -> Sudoku:
     size = len(first)
+    if size > MAX_SIZE:
+        # Skip the grid's other rows, so that the grid is one error, not one per row.
+        for skipped, (_, raw) in enumerate(lines, start=2):
+            if skipped == size or len(raw.split()) != size:
+                break
+        check_size(size, MAX_SIZE, f"a grid row of {size:,} numbers: the grid size")
     rows = [first]
     row_lines = [number]
     for at, raw in lines:
@@ -202,7 +216,7 @@ def _grid(number: int, first: list[str], lines: Iterator[tuple[int, str]],
         if not line or line.startswith("#"):
             continue
         tokens = line.split()
-        if len(tokens) != size or not all(t.isdigit() for t in tokens):
+        if len(tokens) != size or not all(is_natural(t) for t in tokens):
             raise InputError(f"row {len(rows) + 1} (line {at}) of the grid starting here is "
                              f"{line!r}: expected {size} numbers", token=line)
         rows.append(tokens)
@@ -214,10 +228,11 @@ def _grid(number: int, first: list[str], lines: Iterator[tuple[int, str]],
     givens = []
     for r, row in enumerate(rows):
         for c, token in enumerate(row):
-            if int(token) > size:
+            value = natural(token, f"row {r + 1}, column {c + 1} (line {row_lines[r]}):")
+            if value > size:
                 raise InputError(f"number {token} at row {r + 1}, column {c + 1} (line "
                                  f"{row_lines[r]}) is over {size}", token=token)
-            givens.append(int(token))
+            givens.append(value)
     alphabet = symbols if symbols is not None else _DIGITS[:size]
     return Sudoku(size, _shape(size, box), tuple(givens), alphabet, "grid", number)
 
@@ -329,7 +344,7 @@ def format_puzzle(puzzle: Sudoku) -> str:
 def answer_of(puzzle: Sudoku, text: str) -> Answer:
     """Read a solved grid written in the puzzle's symbols (the inverse of `format`)."""
     if puzzle.layout == "grid":
-        return tuple(int(t) for t in text.split())
+        return tuple(natural(t, "answer") for t in text.split())
     digit = {s: d for d, s in enumerate(puzzle.symbols, start=1)}
     try:
         return tuple(digit[s] for s in text.strip())

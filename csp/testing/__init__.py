@@ -52,7 +52,9 @@ def queens_cover(n: int) -> ExactCover:
     """N queens as Knuth's exact cover: rows and columns primary, diagonals secondary."""
     from csp.problems import queens
 
-    return queens.declare(queens.Queens(n))
+    xc = queens.declare(queens.Queens(n))
+    assert isinstance(xc, ExactCover)
+    return xc
 
 
 def queens_model(n: int) -> Model:

@@ -20,13 +20,12 @@ candidates is filled next, smallest value first.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import ClassVar
 
 from csp.backends.base import CONSTRAINT_KINDS, PAUSED, Progress, SlicedSearch
 from csp.backends.bitmask import kernel
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
-from csp.model import Model
+from csp.model import Assignment, Model
 from csp.result import Result, Stats
 
 
@@ -46,12 +45,12 @@ class BitmaskSearch(SlicedSearch):
     def _advance(self, count_only: bool, budget: int) -> int:
         return int(kernel.search(self.compiled.problem, self.state, count_only, budget))
 
-    def _solution(self) -> dict[Hashable, int]:
+    def _solution(self) -> Assignment:
         compiled = self.compiled
-        return {
-            name: values[int(mask).bit_length() - 1] if mask > 0 else values[63]
+        return Assignment(
+            (name, values[int(mask).bit_length() - 1] if mask > 0 else values[63])
             for name, values, mask in zip(compiled.names, compiled.values, self.state.dom)
-        }
+        )
 
     def _measure(self, stats: Stats) -> None:
         st = self.state.st

@@ -27,6 +27,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.bitmask.bits import highest, lowest, popcount
 
 Problem = namedtuple(

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
+
 TOP, ULINK, DLINK, COLOR = 0, 1, 2, 3
 
 # Slots of the int64 `state` array.

@@ -1,0 +1,64 @@
+"""Where numba keeps the compiled kernels: a per-user cache, never the package.
+
+Left alone, numba writes its cache into `__pycache__` next to the kernel's
+source, i.e. inside `site-packages/csp/...` for an installed copy. pip does
+not record those files, so `pip uninstall` leaves the directories behind, and
+they then shadow a later editable install as an empty namespace package
+(`import csp` finds `site-packages/csp/` first). Pointing the cache elsewhere
+keeps the installed tree exactly what pip installed.
+
+Every module with an `@njit(cache=True)` kernel imports this one first. The
+user's own `NUMBA_CACHE_DIR` always wins.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numba
+
+
+def _candidates() -> list[Path]:
+    """The cache directories to try, best first."""
+    found = []
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):  # the XDG spec says to ignore a relative one
+        found.append(Path(xdg) / "csp" / "numba")
+    else:
+        try:
+            found.append(Path.home() / ".cache" / "csp" / "numba")
+        except (RuntimeError, KeyError):  # no home directory to be found
+            pass
+    # The temporary directory is shared between users: the uid keeps them apart.
+    uid = os.getuid() if hasattr(os, "getuid") else os.getpid()
+    found.append(Path(tempfile.gettempdir()) / f"csp-numba-{uid}")
+    return found
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(path, os.W_OK | os.X_OK)
+
+
+def configure() -> str | None:
+    """Point numba's on-disk cache at a per-user directory, unless the user
+    chose one (NUMBA_CACHE_DIR). Returns the directory in use, or None when
+    none is writable (numba then falls back to its own choice)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return os.environ["NUMBA_CACHE_DIR"]
+    for path in _candidates():
+        if _writable(path):
+            # numba reads the variable only when it is first imported, and it
+            # may have been imported already: set its live config too.
+            os.environ["NUMBA_CACHE_DIR"] = str(path)
+            numba.config.CACHE_DIR = str(path)  # type: ignore[attr-defined]
+            return str(path)
+    return None
+
+
+CACHE_DIR = configure()

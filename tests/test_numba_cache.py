@@ -1,0 +1,88 @@
+"""numba's on-disk cache lives in a per-user directory, never inside the package.
+
+An installed copy that wrote its cache next to its sources left
+`site-packages/csp/.../__pycache__` behind after `pip uninstall`, and that
+directory then shadowed a later editable install (`import csp` found an empty
+namespace package). Each test runs in a fresh process: the cache directory is
+chosen when the kernels are first imported.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Prints the cache directory in use, after checking that every kernel of both
+# compiled backends would write under it (without compiling them: that takes
+# minutes), and compiles one small cached function to see numba write there.
+SCRIPT = """
+import os, sys, numba
+from numba import njit
+import csp.backends.bitmask.kernel, csp.backends.dlx.kernel, csp.backends.dlx.links
+root = numba.config.CACHE_DIR
+for module in (csp.backends.bitmask.kernel, csp.backends.dlx.kernel, csp.backends.dlx.links):
+    for name, obj in vars(module).items():
+        cache = getattr(obj, "_cache", None)
+        if cache is not None and hasattr(cache, "_cache_path"):
+            assert cache._cache_path.startswith(root), (name, cache._cache_path)
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+
+assert twice(21) == 42
+print(root)
+"""
+
+
+def _run(tmp_path: Path, env_changes: dict[str, str | None]) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for key, value in env_changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    script = tmp_path / "script.py"  # numba caches only functions defined in a file
+    script.write_text(SCRIPT)
+    done = subprocess.run([sys.executable, str(script)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def _cache_files(directory: Path) -> list[Path]:
+    return [p for p in directory.rglob("*") if p.suffix in (".nbi", ".nbc")]
+
+
+def test_cache_goes_to_the_user_cache_directory(tmp_path: Path) -> None:
+    used = _run(tmp_path, {"NUMBA_CACHE_DIR": None, "XDG_CACHE_HOME": str(tmp_path)})
+    assert Path(used) == tmp_path / "csp" / "numba"
+    assert _cache_files(tmp_path / "csp" / "numba"), "numba wrote no cache there"
+
+
+def test_the_users_numba_cache_dir_wins(tmp_path: Path) -> None:
+    used = _run(tmp_path, {"NUMBA_CACHE_DIR": str(tmp_path / "mine"),
+                           "XDG_CACHE_HOME": str(tmp_path)})
+    assert Path(used) == tmp_path / "mine"
+    assert not (tmp_path / "csp").exists()
+
+
+def test_an_unwritable_cache_home_falls_back(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    (tmp_path / "tmp").mkdir()
+    used = _run(tmp_path, {"NUMBA_CACHE_DIR": None, "XDG_CACHE_HOME": str(blocker),
+                 "TMPDIR": str(tmp_path / "tmp")})
+    assert Path(used).parent == tmp_path / "tmp"
+
+
+def test_no_kernel_module_writes_its_cache_beside_its_source() -> None:
+    # Every module that decorates with cache=True must import the chooser first.
+    for path in (ROOT / "csp").rglob("*.py"):
+        text = path.read_text()
+        if re.search(r"^@njit\(.*cache=True", text, re.MULTILINE):
+            assert "import csp._numba_cache" in text, path
