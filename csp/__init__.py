@@ -14,13 +14,13 @@ Two forms of problem:
 [(0, 1), (2,)]
 """
 
-from csp import backends
+from csp import backends, dispatch, parallel, problems, symmetry
 from csp.backends.base import Search
 from csp.constraints import AllDifferent, Compare, Constraint, Linear, Relation, Sum, Table
 from csp.crosscheck import CrosscheckReport, crosscheck
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
-from csp.model import Model, Variable
+from csp.model import Assignment, Model, Variable
 from csp.result import Result, Stats, Status
 from csp.solve import count, solutions, solve
 from csp.symmetry import Group
@@ -29,6 +29,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AllDifferent",
+    "Assignment",
     "BackendUnavailable",
     "Compare",
     "Constraint",
@@ -48,6 +49,10 @@ __all__ = [
     "Variable",
     "backends",
     "count",
+    "dispatch",
+    "parallel",
+    "problems",
+    "symmetry",
     "crosscheck",
     "solutions",
     "solve",

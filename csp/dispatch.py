@@ -37,7 +37,7 @@ from csp.backends.base import COLOURS, Backend, Progress, Search
 from csp.constraints import AllDifferent, Compare, Constraint, Table
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
-from csp.model import Model
+from csp.model import Assignment, Model
 from csp.result import Result
 
 Problem = Any  # an ExactCover or a Model
@@ -69,7 +69,14 @@ class Plan:
         search.backend = self.name  # a subclass of a built-in answers to its own name
         if self.note is not None:
             search.stats.extra["note"] = self.note
-        return search if self.decode is None else Decoded(search, self.decode)
+        decode = self.decode
+        if isinstance(self.problem, Model):
+            # A model's solution is an Assignment (`solution[x]` takes a Variable),
+            # whatever a plug-in backend or a lowering returns.
+            inner = decode
+            decode = lambda solution: _assignment(  # noqa: E731
+                solution if inner is None else inner(solution))
+        return search if decode is None else Decoded(search, decode)
 
     def count(self, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
@@ -79,6 +86,10 @@ class Plan:
         if self.note is not None:
             result.stats.extra["note"] = self.note
         return result
+
+
+def _assignment(solution: Any) -> Assignment:
+    return solution if isinstance(solution, Assignment) else Assignment(solution)
 
 
 def _snapshots(progress: Progress | None) -> Progress | None:
