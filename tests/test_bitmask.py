@@ -155,7 +155,7 @@ def test_kakuro_collection(shared_data: Path) -> None:
 
 def test_kakuro_problems_md_sample() -> None:
     examples = Path(__file__).resolve().parents[1] / "examples"
-    [puzzle] = kakuro.parse((examples / "kakuro.txt").read_text())  # PROBLEMS.md's sample
+    [puzzle] = kakuro.parse((examples / "kakuro.txt").read_text())  # docs/PROBLEMS.md's sample
     model = kakuro.declare(puzzle)
     [only] = BITMASK.solutions(model)
     answer = (examples / "kakuro.answer.txt").read_text()

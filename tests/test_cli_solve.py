@@ -300,3 +300,17 @@ def test_the_registry_knows_each_backends_native_form():
         native = csp.backends.get(name).native.__name__
         assert csp.backends.native_form(name) == {"ExactCover": "exact-cover",
                                                  "Model": "model"}[native]
+
+
+def test_the_readme_lattice_example_gives_the_published_answer(capsys):
+    code, out, _ = run(capsys, "solve", "lattice", str(EXAMPLES / "lattice.txt"))
+    assert code == 0 and out.split() == ["40", "6"]  # docs/PROBLEMS.md section 7
+
+
+def test_the_docs_the_code_cites_are_in_the_repository():
+    import re
+
+    root = EXAMPLES.parent
+    for path in (root / "csp").rglob("*.py"):
+        for cited in re.findall(r"(?:[a-z]+/)?[A-Z]+\.md", path.read_text()):
+            assert "/" in cited and (root / cited).exists(), (path, cited)
