@@ -95,12 +95,15 @@ QHEAD = 6
 QCOUNT = 7
 PROPAGATIONS = 8  # propagator runs
 PROBES = 9  # values tried by failed-value probing
-STATE_SIZE = 10
+PROBE_AT = 10  # the next variable root probing tries
+PROBE_CHANGED = 11  # 1 if this sweep of root probing removed a value
+STATE_SIZE = 12
 
 PHASE_START = 0  # propagate the root
 PHASE_CHOOSE = 1  # the state is propagated: branch, or report a solution
 PHASE_NEXT = 2  # try the next value at level DEPTH (after a failure or a solution)
 PHASE_DONE = 3
+PHASE_PROBE = 4  # failed-value probing at the root, resumable (a slice may end in it)
 
 EXHAUSTED, FOUND, PAUSED = 0, 1, 2  # events, as in csp.backends.base
 
@@ -672,32 +675,42 @@ def _propagate(p, s):
 
 
 @njit(cache=True)
-def _probe(p, s):
+def _probe(p, s, stop):
     """Failed-value probing ("shaving"): a value of a two-valued variable whose
-    propagation fails is removed, to a fixpoint. False if the state itself fails.
-    It settles some 25x25 sudokus without a single decision."""
+    propagation fails is removed, to a fixpoint. It settles some 25x25 sudokus
+    without a single decision. Resumable: it stops (PAUSED) once `stop` probes
+    are made, between two variables, and goes on from there when called again,
+    so that a model with many variables keeps its time limit. Returns FOUND
+    when done, EXHAUSTED if the state itself fails."""
     n = s.dom.shape[0]
-    changed = True
-    while changed:
-        changed = False
-        for v in range(n):
-            d = s.dom[v]
-            if d == 0 or d & (d - 1) == 0 or popcount(d) > 2:
-                continue
-            m = d
-            while m != 0:
-                bit = m & -m
-                m ^= bit
-                mark = s.st[TRAIL]
-                s.st[PROBES] += 1
-                ok = _narrow(p, s, v, bit) and _propagate(p, s)
-                _undo(s, mark)
-                if not ok:
-                    if not (_narrow(p, s, v, s.dom[v] & ~bit) and _propagate(p, s)):
-                        return False
-                    changed = True
-                    break
-    return True
+    st = s.st
+    while True:
+        v = st[PROBE_AT]
+        if v >= n:
+            if st[PROBE_CHANGED] == 0:
+                return FOUND
+            st[PROBE_CHANGED] = 0
+            st[PROBE_AT] = 0
+            continue
+        if st[PROBES] >= stop:
+            return PAUSED
+        st[PROBE_AT] = v + 1
+        d = s.dom[v]
+        if d == 0 or d & (d - 1) == 0 or popcount(d) > 2:
+            continue
+        m = d
+        while m != 0:
+            bit = m & -m
+            m ^= bit
+            mark = st[TRAIL]
+            st[PROBES] += 1
+            ok = _narrow(p, s, v, bit) and _propagate(p, s)
+            _undo(s, mark)
+            if not ok:
+                if not (_narrow(p, s, v, s.dom[v] & ~bit) and _propagate(p, s)):
+                    return EXHAUSTED
+                st[PROBE_CHANGED] = 1
+                break
 
 
 @njit(cache=True)
@@ -779,6 +792,7 @@ def search(p, s, count_only, budget):
     `budget` more decisions (PAUSED). The solution is `s.dom`: one bit per variable."""
     st = s.st
     stop_at = st[NODES] + budget
+    probe_stop = st[PROBES] + budget
     while True:
         phase = st[PHASE]
         if phase == PHASE_DONE:
@@ -794,10 +808,21 @@ def search(p, s, count_only, budget):
                     s.queue[c] = c
                 st[QHEAD] = 0
                 st[QCOUNT] = p.kind.shape[0]
-                # Probing pays at the root only: below it, the cost of trying
-                # every two-valued variable outweighs the nodes it saves.
-                ok = _propagate(p, s) and _probe(p, s)
+                ok = _propagate(p, s)
             if not ok:
+                st[FAILURES] += 1
+                st[PHASE] = PHASE_DONE
+                return EXHAUSTED
+            # Probing pays at the root only: below it, the cost of trying
+            # every two-valued variable outweighs the nodes it saves.
+            st[PROBE_AT] = 0
+            st[PROBE_CHANGED] = 0
+            st[PHASE] = PHASE_PROBE
+        elif phase == PHASE_PROBE:
+            event = _probe(p, s, probe_stop)
+            if event == PAUSED:
+                return PAUSED
+            if event == EXHAUSTED:
                 st[FAILURES] += 1
                 st[PHASE] = PHASE_DONE
                 return EXHAUSTED
