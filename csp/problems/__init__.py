@@ -7,7 +7,7 @@ A module reads, declares, decodes and prints its puzzles (`parse`,
 plug-in that fails to load is listed by `broken()` with the reason.
 
 >>> sorted(BUILTIN)
-['kakuro', 'langford', 'latin', 'lattice', 'polyomino', 'queens', 'shikaku', 'sudoku']
+['kakuro', 'langford', 'latin', 'lattice', 'magic', 'polyomino', 'queens', 'shikaku', 'sudoku']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
 """
@@ -34,6 +34,7 @@ BUILTIN: dict[str, str] = {
     "lattice": "csp.problems.lattice",
     "langford": "csp.problems.langford",
     "latin": "csp.problems.latin",
+    "magic": "csp.problems.magic",
 }
 """Built-in kind -> the module whose `KIND` it is."""
 
