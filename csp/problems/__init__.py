@@ -6,8 +6,9 @@ A module reads, declares, decodes and prints its puzzles (`parse`,
 `csp.problems` (the value is a `Kind` object); `kinds()` lists both, and a
 plug-in that fails to load is listed by `broken()` with the reason.
 
->>> sorted(BUILTIN)
-['kakuro', 'langford', 'latin', 'lattice', 'magic', 'polyomino', 'queens', 'shikaku', 'sudoku']
+>>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
+['kakuro', 'langford', 'latin', 'lattice', 'magic', 'polycube', 'polyomino',
+ 'queens', 'shikaku', 'sudoku']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
 """
@@ -35,6 +36,7 @@ BUILTIN: dict[str, str] = {
     "langford": "csp.problems.langford",
     "latin": "csp.problems.latin",
     "magic": "csp.problems.magic",
+    "polycube": "csp.problems.polycube",
 }
 """Built-in kind -> the module whose `KIND` it is."""
 
