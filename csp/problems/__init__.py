@@ -7,7 +7,7 @@ A module reads, declares, decodes and prints its puzzles (`parse`,
 plug-in that fails to load is listed by `broken()` with the reason.
 
 >>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
-['kakuro', 'langford', 'latin', 'lattice', 'magic', 'polycube', 'polyomino',
+['futoshiki', 'kakuro', 'langford', 'latin', 'lattice', 'magic', 'polycube', 'polyomino',
  'queens', 'shikaku', 'sudoku']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
@@ -37,6 +37,7 @@ BUILTIN: dict[str, str] = {
     "latin": "csp.problems.latin",
     "magic": "csp.problems.magic",
     "polycube": "csp.problems.polycube",
+    "futoshiki": "csp.problems.futoshiki",
 }
 """Built-in kind -> the module whose `KIND` it is."""
 
