@@ -80,6 +80,64 @@ def futoshiki(count: int = 12, seed: int = 15) -> list[dict[str, str]]:
     return found
 
 
+def sudoku_grid(n: int, rng: random.Random) -> list[list[int]]:
+    """A random sudoku grid: the pattern grid with bands, stacks, the rows of a
+    band, the columns of a stack and the symbols shuffled."""
+    br, bc = grid.block_shape(n)
+    rows = [band * br + r for band in rng.sample(range(bc), bc) for r in rng.sample(range(br), br)]
+    cols = [stack * bc + c for stack in rng.sample(range(br), br)
+            for c in rng.sample(range(bc), bc)]
+    symbols = rng.sample(range(1, n + 1), n)
+    return [[symbols[(bc * (r % br) + r // br + c) % n] for c in cols] for r in rows]
+
+
+def random_cages(value: dict[grid.Cell, int], sizes: dict[int, int], rng: random.Random,
+                 distinct: bool) -> list[list[grid.Cell]]:
+    """A random partition into connected cages of random sizes (weights
+    `sizes`), without a repeated digit in a cage when `distinct`."""
+    free = set(value)
+    cages = []
+    for start in rng.sample(sorted(value), len(value)):
+        if start not in free:
+            continue
+        size = rng.choices(list(sizes), weights=list(sizes.values()))[0]
+        cage = [start]
+        free.discard(start)
+        while len(cage) < size:
+            options = sorted({other for cell in cage for other in grid.neighbours(cell, free)
+                              if not distinct or value[other] not in
+                              {value[c] for c in cage}})
+            if not options:
+                break
+            cage.append(rng.choice(options))
+            free.discard(cage[-1])
+        cages.append(sorted(cage))
+    return sorted(cages)
+
+
+def killer(count: int = 12, seed: int = 15) -> list[dict[str, str]]:
+    from csp.problems import killer as kind
+    from csp.problems.cages import Cage
+
+    rng = random.Random(seed)
+    found = []
+    for k in range(count):
+        n = (4, 6, 9)[k % 3]
+        square = sudoku_grid(n, rng)
+        value = {(r, c): square[r][c] for r, c in grid.box(n, n)}
+        while True:
+            cages = random_cages(value, {1: 1, 2: 4, 3: 4, 4: 2, 5: 1}, rng, distinct=True)
+            if len(cages) > len(grid.LABELS):
+                continue
+            puzzle = kind.Killer(n, tuple(Cage(grid.LABELS[j], tuple(cells),
+                                               sum(value[c] for c in cells))
+                                          for j, cells in enumerate(cages)))
+            if solutions(kind.declare(puzzle)) == 1:
+                break
+        found.append(_proven(kind, puzzle))
+    return found
+
+
 def _proven(kind: Any, puzzle: Any) -> dict[str, str]:
     problem = kind.declare(puzzle)
     for backend in PROOF:
@@ -89,7 +147,7 @@ def _proven(kind: Any, puzzle: Any) -> dict[str, str]:
             "answer": kind.format(puzzle, kind.decode(puzzle, solution, problem))}
 
 
-MAKERS = {"futoshiki": futoshiki}
+MAKERS = {"futoshiki": futoshiki, "killer": killer}
 
 
 def main(names: list[str]) -> None:

@@ -7,7 +7,7 @@ A module reads, declares, decodes and prints its puzzles (`parse`,
 plug-in that fails to load is listed by `broken()` with the reason.
 
 >>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
-['futoshiki', 'kakuro', 'langford', 'latin', 'lattice', 'magic', 'polycube', 'polyomino',
+['futoshiki', 'kakuro', 'killer', 'langford', 'latin', 'lattice', 'magic', 'polycube', 'polyomino',
  'queens', 'shikaku', 'sudoku']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
@@ -38,6 +38,7 @@ BUILTIN: dict[str, str] = {
     "magic": "csp.problems.magic",
     "polycube": "csp.problems.polycube",
     "futoshiki": "csp.problems.futoshiki",
+    "killer": "csp.problems.killer",
 }
 """Built-in kind -> the module whose `KIND` it is."""
 
