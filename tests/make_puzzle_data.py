@@ -138,6 +138,36 @@ def killer(count: int = 12, seed: int = 15) -> list[dict[str, str]]:
     return found
 
 
+def kenken(count: int = 12, seed: int = 15) -> list[dict[str, str]]:
+    import math
+
+    from csp.problems import kenken as kind
+    from csp.problems.cages import Cage
+
+    rng = random.Random(seed)
+    found = []
+    for k in range(count):
+        n = 4 + k % 3
+        square = latin_square(n, rng)
+        value = {(r, c): square[r][c] for r, c in grid.box(n, n)}
+        while True:
+            cages = random_cages(value, {1: 1, 2: 5, 3: 3, 4: 1}, rng, distinct=False)
+            clues = []
+            for j, cells in enumerate(cages):
+                digits = sorted(value[c] for c in cells)
+                ops = "" if len(cells) == 1 else "+x" if len(cells) > 2 else "+x-" + (
+                    "/" if digits[1] % digits[0] == 0 else "")
+                op = rng.choice(ops) if ops else ""
+                target = {"": digits[0], "+": sum(digits), "x": math.prod(digits),
+                          "-": digits[-1] - digits[0], "/": digits[-1] // digits[0]}[op]
+                clues.append(Cage(grid.LABELS[j], tuple(cells), target, op))
+            puzzle = kind.KenKen(n, tuple(clues))
+            if solutions(kind.declare(puzzle)) == 1:
+                break
+        found.append(_proven(kind, puzzle))
+    return found
+
+
 def _proven(kind: Any, puzzle: Any) -> dict[str, str]:
     problem = kind.declare(puzzle)
     for backend in PROOF:
@@ -147,7 +177,7 @@ def _proven(kind: Any, puzzle: Any) -> dict[str, str]:
             "answer": kind.format(puzzle, kind.decode(puzzle, solution, problem))}
 
 
-MAKERS = {"futoshiki": futoshiki, "killer": killer}
+MAKERS = {"futoshiki": futoshiki, "killer": killer, "kenken": kenken}
 
 
 def main(names: list[str]) -> None:

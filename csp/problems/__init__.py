@@ -7,7 +7,7 @@ A module reads, declares, decodes and prints its puzzles (`parse`,
 plug-in that fails to load is listed by `broken()` with the reason.
 
 >>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
-['futoshiki', 'kakuro', 'killer', 'langford', 'latin', 'lattice', 'magic', 'polycube', 'polyomino',
+['futoshiki', 'kakuro', 'kenken', 'killer', 'langford', 'latin', 'lattice', 'magic', 'polycube', 'polyomino',
  'queens', 'shikaku', 'sudoku']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
@@ -39,6 +39,7 @@ BUILTIN: dict[str, str] = {
     "polycube": "csp.problems.polycube",
     "futoshiki": "csp.problems.futoshiki",
     "killer": "csp.problems.killer",
+    "kenken": "csp.problems.kenken",
 }
 """Built-in kind -> the module whose `KIND` it is."""
 
