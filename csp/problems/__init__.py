@@ -7,8 +7,8 @@ A module reads, declares, decodes and prints its puzzles (`parse`,
 plug-in that fails to load is listed by `broken()` with the reason.
 
 >>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
-['futoshiki', 'kakuro', 'kenken', 'killer', 'langford', 'latin', 'lattice', 'magic', 'polycube', 'polyomino',
- 'queens', 'shikaku', 'sudoku']
+['futoshiki', 'kakuro', 'kenken', 'killer', 'langford', 'latin', 'lattice',
+ 'magic', 'polycube', 'polyomino', 'queens', 'shikaku', 'sudoku']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
 """
