@@ -8,7 +8,7 @@ plug-in that fails to load is listed by `broken()` with the reason.
 
 >>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
 ['futoshiki', 'kakuro', 'kenken', 'killer', 'langford', 'latin', 'lattice',
- 'magic', 'polycube', 'polyomino', 'queens', 'shikaku', 'sudoku']
+ 'magic', 'polycube', 'polyomino', 'queens', 'shikaku', 'sudoku', 'wordsquare']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
 """
@@ -40,6 +40,7 @@ BUILTIN: dict[str, str] = {
     "futoshiki": "csp.problems.futoshiki",
     "killer": "csp.problems.killer",
     "kenken": "csp.problems.kenken",
+    "wordsquare": "csp.problems.wordsquare",
 }
 """Built-in kind -> the module whose `KIND` it is."""
 
