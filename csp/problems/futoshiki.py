@@ -141,7 +141,7 @@ def _sign_row(line: str, r: int, n: int, signs: list[tuple[Cell, Cell]], number:
         signs.append((above, below) if ch == "^" else (below, above))
 
 
-def _name(cell: Cell) -> str:
+def _name(cell: grid.Cell) -> str:
     return f"r{cell[0] + 1}c{cell[1] + 1}"
 
 

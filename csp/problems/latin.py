@@ -130,7 +130,7 @@ def declare(puzzle: Latin, form: str | None = None) -> ExactCover | Model:
         return xc
     if form == "model":
         m = Model(f"latin {n}")
-        var = {(r, c): m.var(_name(r, c), values) for (r, c), values in candidates.items()}
+        var = {cell: m.var(_name(*cell), values) for cell, values in candidates.items()}
         for unit in grid.rows(n) + grid.columns(n):
             m.add(AllDifferent([var[cell] for cell in unit]))
         return m
@@ -146,7 +146,8 @@ def decode(puzzle: Latin, solution: Sequence[int] | Mapping[Any, int],
     n = puzzle.n
     if isinstance(solution, Mapping):
         return tuple(tuple(solution[_name(r, c)] for c in range(n)) for r in range(n))
-    xc = problem if isinstance(problem, ExactCover) else declare(puzzle)
+    xc = problem if isinstance(problem, ExactCover) else declare(puzzle, "exact-cover")
+    assert isinstance(xc, ExactCover)
     square = [[0] * n for _ in range(n)]
     for k in solution:
         r, c, d = xc.data[k]
@@ -173,10 +174,11 @@ def symmetry(puzzle: Latin, problem: ExactCover | Model | None = None):  # -> cs
 
     moves = [move for move in grid.symmetries(grid.box(n, n))[1:]
              if all(given(move(cell)) == given(cell) for cell in grid.box(n, n))]
+    def moved(move: grid.Move) -> Any:  # an option's (r, c, d) under the move
+        return lambda data: (*move(data[:2]), data[2])
+
     if isinstance(problem, ExactCover):
-        generators: list[Any] = [by_data(problem, lambda data, move=move: (*move(data[:2]),
-                                                                            data[2]))
-                                 for move in moves]
+        generators: list[Any] = [by_data(problem, moved(move)) for move in moves]
     else:
         generators = [{(_name(*cell), d): (_name(*move(cell)), d)
                        for cell in grid.box(n, n) for d in problem.domain(_name(*cell))}

@@ -31,7 +31,7 @@ bb
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from csp import grid
@@ -164,7 +164,7 @@ def symmetry(puzzle: Polycube, problem: ExactCover | None = None):  # -> csp.sym
     shapes = [set(grid.orientations(p, puzzle.reflect)) for p in puzzle.pieces]
     generators = []
     for move in grid.symmetries(puzzle.cells)[1:]:
-        image: dict[str, str] = {}
+        image: dict[Hashable, Hashable] = {}
         for k, piece in enumerate(puzzle.pieces):
             moved = grid.normalise(map(move, piece))
             # the piece itself if the move is a rotation of it, else its mirror in the set
