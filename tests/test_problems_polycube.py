@@ -96,3 +96,15 @@ def test_format_and_several_puzzles_with_a_bad_one():
 def test_errors(text, message):
     with pytest.raises(InputError, match=message):
         polycube.parse(text)
+
+
+def test_two_screws_and_one_mirror_screw_keep_only_the_rotations():
+    a = "0,0,0 1,0,0 1,1,0 1,1,1"
+    b = "0,0,1 1,0,1 1,1,1 1,1,0"
+    [puzzle] = polycube.parse(f"box 2 2 3\nA {a}\nC {a}\nB {b}\n")
+    xc = polycube.declare(puzzle)
+    group = polycube.symmetry(puzzle, xc)
+    assert len(group) == 8  # the 2x2x3 box's rotations; its 8 reflections would pair A, C with B
+    count = csp.count(xc, "dlx").count
+    assert count == len(brute_force(puzzle))
+    assert csp.count(xc, "dlx", up_to_symmetry=group).count <= count

@@ -174,6 +174,8 @@ def symmetry(puzzle: Polycube, problem: ExactCover | None = None):  # -> csp.sym
                 break
             image[puzzle.names[k]] = puzzle.names[j]
         else:
+            if len(set(image.values())) < len(image):
+                continue  # two pieces turn into one (two screws, one mirror screw): no symmetry
             image.update({_cell(c): _cell(move(c)) for c in puzzle.cells})
             generators.append(induced(xc, image))
     return Group(xc, generators).attach()
