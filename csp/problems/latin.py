@@ -42,6 +42,7 @@ from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every
 from csp.problems.kind import Kind
+from csp.problems.sizes import inline
 
 FORMS = ("exact-cover", "model")
 DESCRIPTION = ("Latin squares: a size n alone (every square of order n) or n rows of n "
@@ -188,4 +189,4 @@ def symmetry(puzzle: Latin, problem: ExactCover | Model | None = None):  # -> cs
 
 KIND = Kind(name="latin", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, symmetry=symmetry,
-            inline=lambda argument: argument if argument.isdigit() else None)
+            inline=inline)
