@@ -6,8 +6,9 @@ A module reads, declares, decodes and prints its puzzles (`parse`,
 `csp.problems` (the value is a `Kind` object); `kinds()` lists both, and a
 plug-in that fails to load is listed by `broken()` with the reason.
 
->>> sorted(BUILTIN)
-['kakuro', 'lattice', 'polyomino', 'queens', 'shikaku', 'sudoku']
+>>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
+['futoshiki', 'kakuro', 'kenken', 'killer', 'langford', 'latin', 'lattice',
+ 'magic', 'polycube', 'polyomino', 'queens', 'shikaku', 'sudoku', 'wordsquare']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
 """
@@ -32,6 +33,14 @@ BUILTIN: dict[str, str] = {
     "polyomino": "csp.problems.polyomino",
     "queens": "csp.problems.queens",
     "lattice": "csp.problems.lattice",
+    "langford": "csp.problems.langford",
+    "latin": "csp.problems.latin",
+    "magic": "csp.problems.magic",
+    "polycube": "csp.problems.polycube",
+    "futoshiki": "csp.problems.futoshiki",
+    "killer": "csp.problems.killer",
+    "kenken": "csp.problems.kenken",
+    "wordsquare": "csp.problems.wordsquare",
 }
 """Built-in kind -> the module whose `KIND` it is."""
 

@@ -40,8 +40,10 @@ import string
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from csp import grid
 from csp.errors import InputError
 from csp.exactcover import ExactCover
+from csp.grid import normalise
 from csp.problems import every
 from csp.problems.kind import Kind
 
@@ -150,9 +152,7 @@ def _shape(rows: Iterator[str]) -> Shape:
 
 def _normal(cells: Sequence[Cell]) -> Shape:
     """The cells moved so that the smallest row and column are 0, sorted."""
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+    return normalise(cells)  # type: ignore[return-value]
 
 
 def orientations(shape: Shape, reflect: bool = False) -> list[Shape]:
@@ -163,17 +163,7 @@ def orientations(shape: Shape, reflect: bool = False) -> list[Shape]:
     >>> len(orientations(((0, 0), (0, 1), (1, 1), (1, 2)), reflect=True))
     4
     """
-    found: list[Shape] = []
-    current = list(shape)
-    for flip in (False, True) if reflect else (False,):
-        if flip:
-            current = [(r, -c) for r, c in shape]
-        for _ in range(4):
-            current = [(c, -r) for r, c in current]  # a quarter turn
-            normal = _normal(current)
-            if normal not in found:
-                found.append(normal)
-    return found
+    return grid.orientations(shape, reflect)  # type: ignore[return-value]
 
 
 # -- declaring -----------------------------------------------------------------------
@@ -186,15 +176,9 @@ def declare(puzzle: Polyomino, form: str | None = None) -> ExactCover:
     free = puzzle.free
     xc = ExactCover([NAMES[k] for k in range(len(puzzle.pieces))]
                     + [f"{r},{c}" for r, c in free], name="polyomino")
-    free_set = set(free)
     for k, piece in enumerate(puzzle.pieces):
-        for shape in orientations(piece, puzzle.reflect):
-            for r0, c0 in free:
-                # anchor the shape's first cell (smallest in row-major order)
-                dr, dc = r0 - shape[0][0], c0 - shape[0][1]
-                cells = tuple((r + dr, c + dc) for r, c in shape)
-                if all(cell in free_set for cell in cells):
-                    xc.add_option([NAMES[k], *(f"{r},{c}" for r, c in cells)], (k, cells))
+        for cells in grid.placements(piece, free, puzzle.reflect):
+            xc.add_option([NAMES[k], *(f"{r},{c}" for r, c in cells)], (k, cells))
     return xc
 
 

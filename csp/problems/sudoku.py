@@ -45,6 +45,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from csp import grid
 from csp.constraints import AllDifferent
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -88,8 +89,7 @@ class Sudoku:
 
     def unit_of_box(self, r: int, c: int) -> int:
         """The index of the box holding cell (r, c), boxes numbered row-major."""
-        box_rows, box_cols = self.box
-        return (r // box_rows) * (self.size // box_cols) + c // box_cols
+        return grid.block_of((r, c), self.size, self.box)
 
 
 Answer = tuple[int, ...]
@@ -278,18 +278,10 @@ def declare_model(puzzle: Sudoku) -> Model:
     """A variable `rRcC` (1-based) per cell, all different in every unit."""
     n = puzzle.size
     m = Model(f"sudoku {n}x{n}")
-    grid = [[m.var(_name(r, c), [g] if (g := puzzle.givens[r * n + c]) else range(1, n + 1))
+    cell = [[m.var(_name(r, c), [g] if (g := puzzle.givens[r * n + c]) else range(1, n + 1))
              for c in range(n)] for r in range(n)]
-    boxes: list[list[Any]] = [[] for _ in range(n)]
-    for r in range(n):
-        for c in range(n):
-            boxes[puzzle.unit_of_box(r, c)].append(grid[r][c])
-    for r in range(n):
-        m.add(AllDifferent(grid[r]))
-    for c in range(n):
-        m.add(AllDifferent([grid[r][c] for r in range(n)]))
-    for box in boxes:
-        m.add(AllDifferent(box))
+    for unit in [*grid.rows(n), *grid.columns(n), *grid.blocks(n, puzzle.box)]:
+        m.add(AllDifferent([cell[r][c] for r, c in unit]))
     return m
 
 

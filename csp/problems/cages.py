@@ -1,0 +1,92 @@
+"""Puzzles drawn as a map of cages with a clue per cage (killer sudoku, kenken).
+
+A puzzle is a block of lines; blocks are separated by blank lines and `#`
+starts a comment line. The first n lines are the map: n characters each, a
+cell's character the label of its cage (any letter or digit; a cage's cells
+must be orthogonally connected). The other lines of the block hold the
+clues, separated by spaces: `LABEL=TARGET` and, where the kind takes an
+operation, `LABEL=TARGETOP` (`a=12+`, `b=2/`). Every cage has one clue.
+
+>>> [(n, cages, line)] = read("aab\\ncdb\\ncdd\\na=3 b=4\\nc=5 d=6", ops="")
+>>> n, [(c.label, c.cells, c.target) for c in cages][:2]
+(3, [('a', ((0, 0), (0, 1)), 3), ('b', ((0, 2), (1, 2)), 4)])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from csp import grid
+from csp.errors import InputError
+
+
+@dataclass(frozen=True)
+class Cage:
+    label: str
+    cells: tuple[grid.Cell, ...]
+    target: int
+    op: str = ""  # "" where the kind takes none, or for a one-cell kenken cage
+
+
+def read(text: str, ops: str) -> Iterator[tuple[int, tuple[Cage, ...], int] | InputError]:
+    """Each puzzle's size, cages in map order and first line, or the error of a bad one
+    (then the next block is read afresh). `ops`: the operations a clue may
+    name after its target."""
+    for block in _blocks(text):
+        try:
+            yield _puzzle(block, ops)
+        except InputError as err:
+            yield err
+
+
+def _blocks(text: str) -> Iterator[list[tuple[int, str]]]:
+    block: list[tuple[int, str]] = []
+    for number, raw in [*enumerate(text.splitlines(), start=1), (0, "")]:
+        line = raw.strip()
+        if line.startswith("#"):
+            continue
+        if line:
+            block.append((number, line))
+        elif block:
+            yield block
+            block = []
+
+
+def _puzzle(block: list[tuple[int, str]], ops: str) -> tuple[int, tuple[Cage, ...], int]:
+    clue = re.compile(rf"^(\w)=(\d+)([{re.escape(ops)}]?)$" if ops else r"^(\w)=(\d+)()$")
+    first = block[0][0]
+    n = len(block[0][1])
+    if len(block) < n:
+        raise InputError(f"the map of line {first} is {n} wide but the block has only "
+                         f"{len(block)} lines", line=first, token=block[0][1])
+    for r, (number, row) in enumerate(block[:n]):
+        if len(row) != n or not all(ch.isalnum() for ch in row):
+            raise InputError(f"map row {r + 1} of the puzzle of line {first} is {row!r}: "
+                             f"{n} letters or digits expected", line=number, token=row)
+    cells = grid.regions([row for _, row in block[:n]], skip="")
+    clues: dict[str, tuple[int, str]] = {}
+    for number, line in block[n:]:
+        for token in line.split():
+            found = clue.match(token)
+            if not found:
+                form = f"LABEL=TARGET, then maybe one of {ops}" if ops else "LABEL=TARGET"
+                raise InputError(f"{token!r} is not a clue {form}", line=number, token=token)
+            label, target, op = found.group(1), int(found.group(2)), found.group(3) or ""
+            if label not in cells:
+                raise InputError(f"clue {token!r}: the map has no cage {label!r}",
+                                 line=number, token=token)
+            if label in clues:
+                raise InputError(f"clue {token!r}: cage {label!r} has two clues",
+                                 line=number, token=token)
+            clues[label] = (target, op)
+    for label, where in cells.items():
+        if label not in clues:
+            raise InputError(f"cage {label!r} of the puzzle of line {first} has no clue",
+                             line=first, token=label)
+        if not grid.connected(where):
+            raise InputError(f"cage {label!r} of the puzzle of line {first} is in pieces: "
+                             "use a label per cage", line=first, token=label)
+    return (n, tuple(Cage(label, tuple(where), *clues[label]) for label, where in cells.items()),
+            first)

@@ -1,0 +1,192 @@
+"""Latin squares: fill an n x n grid with 1..n, each once in every row and column.
+
+Input: puzzles separated by blank lines. A puzzle is either a size alone on
+its line (every Latin square of that order), or a grid: n rows, each n
+numbers separated by spaces or, up to 9x9, n characters; `.` or `0` is a
+blank, any other number a given. `#` starts a comment line. Output: the
+square, a row a line (digits run together up to 9x9, spaced beyond).
+
+Two declarations: `form="exact-cover"` (the default: items "cell filled",
+"row has d", "column has d"; an option per cell and candidate, carrying
+`(r, c, d)`), and `form="model"` (a variable `rRcC` per cell, all-different
+rows and columns). `symmetry` declares the moves of the square (rotations,
+reflections, the transposition) that keep the givens, for `--up-to-symmetry`.
+
+>>> puzzles_ = parse("4\\n\\n12345\\n2....\\n3....\\n4....\\n5....")
+>>> [(p.n, p.givens.count(0)) for p in puzzles_]
+[(4, 16), (5, 16)]
+>>> import csp
+>>> csp.count(declare(puzzles_[0])).count, csp.count(declare(puzzles_[1])).count
+(576, 56)
+>>> xc = declare(puzzles_[1])
+>>> len(symmetry(puzzles_[1], xc)), csp.count(xc, up_to_symmetry=True).count
+(2, 31)
+>>> print(format(puzzles_[1], decode(puzzles_[1], csp.solve(xc).solution, xc)))
+12345
+25134
+31452
+43521
+54213
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from csp import grid
+from csp.constraints import AllDifferent
+from csp.errors import InputError
+from csp.exactcover import ExactCover
+from csp.model import Model
+from csp.problems import every
+from csp.problems.kind import Kind
+from csp.problems.sizes import inline
+
+FORMS = ("exact-cover", "model")
+DESCRIPTION = ("Latin squares: a size n alone (every square of order n) or n rows of n "
+               "numbers ('.' or 0 blank; up to 9x9 rows may run digits together), "
+               "puzzles separated by blank lines")
+
+
+@dataclass(frozen=True)
+class Latin:
+    """An n x n square: `givens[r * n + c]` is the number at (r, c), 0 = blank."""
+
+    n: int
+    givens: tuple[int, ...]
+    line: int | None = None
+
+
+Answer = tuple[tuple[int, ...], ...]
+"""The rows of the square."""
+
+
+def parse(text: str) -> list[Latin]:
+    return every(puzzles(text))
+
+
+def puzzles(text: str) -> Iterator[Latin | InputError]:
+    """Each puzzle of `text`, or the error of a bad one (the next block of
+    lines starts afresh)."""
+    for block in _blocks(text):
+        try:
+            yield _puzzle(block)
+        except InputError as err:
+            yield err
+
+
+def _blocks(text: str) -> Iterator[list[tuple[int, str]]]:
+    block: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("#"):
+            continue
+        if line:
+            block.append((number, line))
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _puzzle(block: list[tuple[int, str]]) -> Latin:
+    first, line = block[0]
+    if len(block) == 1 and line.isascii() and line.isdigit():
+        if int(line) < 1:
+            raise InputError(f"{line!r} is not a size (a whole number >= 1)",
+                             line=first, token=line)
+        return Latin(int(line), (0,) * int(line) ** 2, first)
+    n = len(block)
+    givens: list[int] = []
+    for r, (number, line) in enumerate(block):
+        tokens = line.split() if len(line.split()) > 1 or n == 1 else list(line)
+        if len(tokens) != n:
+            raise InputError(f"row {r + 1} of the {n}x{n} square of line {first} has "
+                             f"{len(tokens)} cells, not {n}", line=number, token=line)
+        for c, token in enumerate(tokens):
+            value = 0 if token == "." else int(token) if token.isdigit() else -1
+            if not 0 <= value <= n:
+                raise InputError(f"row {r + 1}, column {c + 1} of the square of line {first}:"
+                                 f" {token!r} is not a number 1..{n} or a blank ('.', 0)",
+                                 line=number, token=token)
+            givens.append(value)
+    return Latin(n, tuple(givens), first)
+
+
+def declare(puzzle: Latin, form: str | None = None) -> ExactCover | Model:
+    """The square as an exact cover (the default) or as a model."""
+    n, digits = puzzle.n, range(1, puzzle.n + 1)
+    candidates = {cell: [g] if (g := puzzle.givens[cell[0] * n + cell[1]]) else digits
+                  for cell in grid.box(n, n)}
+    if form in (None, "exact-cover"):
+        xc = ExactCover([f"p{r},{c}" for r, c in grid.box(n, n)]
+                        + [f"r{r}#{d}" for r in range(n) for d in digits]
+                        + [f"c{c}#{d}" for c in range(n) for d in digits], name=f"latin {n}")
+        for (r, c), values in candidates.items():
+            for d in values:
+                xc.add_option([f"p{r},{c}", f"r{r}#{d}", f"c{c}#{d}"], (r, c, d))
+        return xc
+    if form == "model":
+        m = Model(f"latin {n}")
+        var = {cell: m.var(_name(*cell), values) for cell, values in candidates.items()}
+        for unit in grid.rows(n) + grid.columns(n):
+            m.add(AllDifferent([var[cell] for cell in unit]))
+        return m
+    raise InputError(f"unknown form {form!r} for latin; the forms are {', '.join(FORMS)}")
+
+
+def _name(r: int, c: int) -> str:
+    return f"r{r + 1}c{c + 1}"
+
+
+def decode(puzzle: Latin, solution: Sequence[int] | Mapping[Any, int],
+           problem: ExactCover | Model | None = None) -> Answer:
+    n = puzzle.n
+    if isinstance(solution, Mapping):
+        return tuple(tuple(solution[_name(r, c)] for c in range(n)) for r in range(n))
+    xc = problem if isinstance(problem, ExactCover) else declare(puzzle, "exact-cover")
+    assert isinstance(xc, ExactCover)
+    square = [[0] * n for _ in range(n)]
+    for k in solution:
+        r, c, d = xc.data[k]
+        square[r][c] = d
+    return tuple(map(tuple, square))
+
+
+def format(puzzle: Latin, answer: Answer) -> str:  # noqa: A001 - the module's printer
+    if puzzle.n <= 9:
+        return "\n".join("".join(map(str, row)) for row in answer)
+    width = len(str(puzzle.n))
+    return "\n".join(" ".join(str(d).rjust(width) for d in row) for row in answer)
+
+
+def symmetry(puzzle: Latin, problem: ExactCover | Model | None = None):  # -> csp.symmetry.Group
+    """The square's moves that keep every given where it is."""
+    from csp.symmetry import Group, by_data
+
+    problem = problem if problem is not None else declare(puzzle)
+    n = puzzle.n
+
+    def given(cell: grid.Cell) -> int:
+        return puzzle.givens[cell[0] * n + cell[1]]
+
+    moves = [move for move in grid.symmetries(grid.box(n, n))[1:]
+             if all(given(move(cell)) == given(cell) for cell in grid.box(n, n))]
+    def moved(move: grid.Move) -> Any:  # an option's (r, c, d) under the move
+        return lambda data: (*move(data[:2]), data[2])
+
+    if isinstance(problem, ExactCover):
+        generators: list[Any] = [by_data(problem, moved(move)) for move in moves]
+    else:
+        generators = [{(_name(*cell), d): (_name(*move(cell)), d)
+                       for cell in grid.box(n, n) for d in problem.domain(_name(*cell))}
+                      for move in moves]
+    return Group(problem, generators).attach()
+
+
+KIND = Kind(name="latin", description=DESCRIPTION, parse=puzzles, declare=declare,
+            decode=decode, format=format, forms=FORMS, symmetry=symmetry,
+            inline=inline)
