@@ -313,3 +313,36 @@ def test_25x25_and_36x36_unique_on_cpsat(shared_data, size):
     for entry in large(shared_data, size):
         [puzzle] = sudoku.parse(entry["puzzle"])
         assert answers(puzzle, sudoku.declare(puzzle, "model"), "cpsat") == [entry["solution"]]
+
+
+# -- readers that accept the files people have (issue: more puzzles in a few lines) ------
+
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+HARD_SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+
+
+def test_a_grid_of_nine_lines_of_nine_characters_is_one_puzzle():
+    text = "\n".join(HARD[r * 9:(r + 1) * 9] for r in range(9)) + "\n"
+    [puzzle] = sudoku.parse(text)
+    assert puzzle.size == 9 and puzzle.line == 1
+    assert sudoku.parse(text + "\n" + text)[1].line == 11  # two grids, blank line between
+
+
+def test_the_puzzle_field_among_others_on_a_line():
+    [puzzle] = sudoku.parse(f"3f2a9c {HARD} 9.7\n")
+    answer = sudoku.decode(puzzle, csp.solve(sudoku.declare(puzzle)).solution)
+    assert sudoku.format(puzzle, answer) == HARD_SOLUTION
+
+
+def test_lowercase_hex_on_16x16(shared_data):
+    data = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())
+    entry = next(p for p in data["puzzles"] if p["size"] == 16)
+    [puzzle] = sudoku.parse(entry["puzzle"].lower())
+    answer = sudoku.decode(puzzle, csp.solve(sudoku.declare(puzzle)).solution)
+    assert sudoku.format(puzzle, answer) == entry["solution"].lower()
+
+
+def test_a_stray_digit_is_no_one_by_one_sudoku():
+    items = list(sudoku.puzzles("5\n" + HARD + "\n"))
+    assert isinstance(items[0], csp.InputError) and "N >= 4" in str(items[0])
+    assert items[1].size == 9

@@ -68,7 +68,13 @@ DESCRIPTION = (
 )
 
 _DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_ALPHABETS = (_DIGITS, "0" + _DIGITS, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ALPHABETS = (_DIGITS, "0" + _DIGITS, "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+              _DIGITS.lower(), "0" + _DIGITS.lower(), "abcdefghijklmnopqrstuvwxyz")
+"""The symbol sets a line may use, in order of preference (lowercase too: 16x16
+collections are often written in lowercase hex)."""
+
+MIN_SIZE = 4
+"""The smallest sudoku (2x2 boxes): a stray digit is not a 1x1 puzzle."""
 BLANKS = ".0"
 
 MAX_SIZE = 100
@@ -114,7 +120,7 @@ def puzzles(text: str, *, symbols: str | None = None,
     box = _box_option(boxes)
     if symbols is not None and len(set(symbols)) != len(symbols):
         raise InputError(f"--symbols {symbols!r} repeats a symbol")
-    lines = iter(enumerate(text.splitlines(), start=1))
+    lines = iter(_character_grids(text.splitlines()))
     for number, raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -126,9 +132,47 @@ def puzzles(text: str, *, symbols: str | None = None,
             if len(tokens) >= 4 and all(is_natural(t) for t in tokens):
                 yield _grid(number, tokens, lines, symbols, box)
             else:
-                yield _line(number, tokens[0], symbols, box)
+                yield _line(number, _field(tokens, symbols), symbols, box)
         except InputError as err:
             yield err.located(line=number)
+
+
+def _character_grids(raw_lines: list[str]) -> list[tuple[int, str]]:
+    """The numbered lines, with each grid written as N lines of N characters
+    (a block of exactly N such lines, N = 4, 9, 16, ...) joined into the one
+    line of N*N symbols it is: nine lines of nine are a 9x9 grid, not nine
+    3x3 puzzles."""
+    out: list[tuple[int, str]] = []
+    at = 0
+    while at < len(raw_lines):
+        line = raw_lines[at].strip()
+        width = len(line)
+        if width >= MIN_SIZE and " " not in line and math.isqrt(width) ** 2 == width:
+            run = at
+            while (run < len(raw_lines) and len(raw_lines[run].strip()) == width
+                   and " " not in raw_lines[run].strip()):
+                run += 1
+            # exactly N lines of N: a grid (a longer run is a list of one-line puzzles)
+            if run - at == width:
+                out.append((at + 1, "".join(r.strip() for r in raw_lines[at:run])))
+                at = run
+                continue
+        out.append((at + 1, raw_lines[at]))
+        at += 1
+    return out
+
+
+def _field(tokens: list[str], symbols: str | None) -> str:
+    """The puzzle among a line's fields (`hash puzzle rating` or `puzzle
+    solution`, as collections write them): the first field of N*N symbols,
+    N >= 4, with a blank (a solution has none); else the first such field;
+    else the first field."""
+    if len(tokens) == 1:
+        return tokens[0]
+    fits = [t for t in tokens
+            if len(t) >= MIN_SIZE ** 2 and math.isqrt(len(t)) ** 2 == len(t)]
+    blank = [t for t in fits if set(t) & set(BLANKS)]
+    return (blank or fits or tokens)[0]
 
 
 def _is_puzzle(text: str, symbols: str | None) -> bool:
@@ -163,10 +207,10 @@ def _shape(size: int, box: tuple[int, int] | None) -> tuple[int, int]:
 def _line(number: int, text: str, symbols: str | None, box: tuple[int, int] | None) -> Sudoku:
     size = math.isqrt(len(text))
     check_size(size, MAX_SIZE, f"a line of {len(text):,} symbols: the grid size")
-    if size * size != len(text) or size < 1:
+    if size * size != len(text) or size < MIN_SIZE:
         raise InputError(
-            f"a line of {len(text)} symbols: a sudoku line holds N*N symbols "
-            "(81 for 9x9, 256 for 16x16)", token=text)
+            f"a line of {len(text)} symbols: a sudoku line holds N*N symbols, N >= "
+            f"{MIN_SIZE} (81 for 9x9, 256 for 16x16)", token=text)
     alphabet = symbols if symbols is not None else _infer_symbols(text, size)
     if len(alphabet) != size:
         raise InputError(f"{len(alphabet)} symbols {alphabet!r} for a {size}x{size} grid")
