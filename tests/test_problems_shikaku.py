@@ -134,3 +134,23 @@ def test_small_shared_puzzles_on_the_other_backends(shared_data, backend):
             found = answers(puzzle, backend)
             assert len(found) == entry["solution_count"], entry["name"]
             assert answer_of(entry) in found
+
+
+def test_letters_tell_neighbouring_rectangles_of_one_area_apart(capsys):
+    from csp.cli import main
+
+    path_text = "4 1\n2 0 2 0\n"
+    [puzzle] = shikaku.parse(path_text)
+    answer = shikaku.decode(puzzle, csp.solve(shikaku.declare(puzzle)).solution)
+    assert shikaku.format(puzzle, answer) == "2 2 2 2"  # docs/PROBLEMS.md's output
+    [lettered] = shikaku.puzzles(path_text, letters=True)
+    assert shikaku.format(lettered, answer) == "a a b b"
+    import io
+    import sys
+
+    stdin, sys.stdin = sys.stdin, io.TextIOWrapper(io.BytesIO(path_text.encode()))
+    try:
+        assert main(["solve", "shikaku", "-", "--letters"]) == 0
+    finally:
+        sys.stdin = stdin
+    assert capsys.readouterr().out == "a a b b\n"

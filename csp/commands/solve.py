@@ -77,6 +77,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--boxes", metavar="RxC", help="sudoku: the box shape, e.g. 2x3 for 6x6")
     parser.add_argument("--reflect", action="store_true",
                         help="polyomino: pieces may also be turned over")
+    parser.add_argument("--letters", action="store_true",
+                        help="shikaku: print a letter per rectangle, not its area (two "
+                        "neighbouring rectangles of one area told apart)")
     parser.add_argument("--up-to-symmetry", action="store_true",
                         help="count and list one solution per class of symmetric ones "
                         "(kinds that declare their symmetries; lattice always does)")
@@ -85,7 +88,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _options(kind: Kind, args: argparse.Namespace) -> dict[str, Any]:
-    given = {"symbols": args.symbols, "boxes": args.boxes, "reflect": args.reflect or None}
+    given = {"symbols": args.symbols, "boxes": args.boxes, "reflect": args.reflect or None,
+             "letters": args.letters or None}
     options = {}
     for name, value in given.items():
         if value is None:

@@ -23,6 +23,7 @@ rectangle of the clue's area that holds that clue and no other, carrying
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -34,7 +35,7 @@ from csp.problems.kind import Kind
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
-PARSE_OPTIONS: tuple[str, ...] = ()
+PARSE_OPTIONS = ("letters",)
 
 DESCRIPTION = "'w h' then h rows of w integers, 0 blank, k > 0 a clue (the area of its rectangle)"
 
@@ -49,6 +50,9 @@ class Shikaku:
     height: int
     clues: tuple[tuple[int, int, int], ...]
     line: int | None = None
+    letters: bool = False
+    """Print a letter per rectangle (`--letters`), not its area: two
+    neighbouring rectangles of one area are then told apart."""
 
 
 Answer = dict[Cell, int]
@@ -68,7 +72,7 @@ def parse(text: str) -> list[Shikaku]:
     return every(puzzles(text))
 
 
-def puzzles(text: str) -> Iterator[Shikaku | InputError]:
+def puzzles(text: str, *, letters: bool = False) -> Iterator[Shikaku | InputError]:
     """Each puzzle of `text`, or the `InputError` saying why it is bad.
 
     A puzzle's rows end after h lines, or before a size line that cannot be a
@@ -114,7 +118,7 @@ def puzzles(text: str) -> Iterator[Shikaku | InputError]:
                              line=lines[at][0])
             at = _next_size(lines, at)
             continue
-        yield puzzle
+        yield dataclasses.replace(puzzle, letters=True) if letters else puzzle
 
 
 def _is_size(tokens: list[str]) -> bool:
@@ -215,11 +219,28 @@ def encode(puzzle: Shikaku, answer: Mapping[Cell, int], problem: ExactCover) -> 
 
 
 def format(puzzle: Shikaku, answer: Mapping[Cell, int]) -> str:  # noqa: A001
-    """Each cell replaced by the area of its rectangle, columns padded to the widest."""
+    """Each cell replaced by the area of its rectangle, columns padded to the
+    widest; with `letters`, by a letter per rectangle (a..z, A..Z, then
+    numbers), as CodinGame prints it.
+
+    >>> [puzzle] = puzzles("2 1\\n1 1\\n", letters=True)
+    >>> format(puzzle, {(0, 0): 0, (0, 1): 1})
+    'a b'
+    """
+    if puzzle.letters:
+        names = [_letter(k) for k in range(len(puzzle.clues))]
+        width = max(len(name) for name in names)
+        return "\n".join(" ".join(names[answer[(r, c)]].rjust(width)
+                                  for c in range(puzzle.width)) for r in range(puzzle.height))
     area = [a for _, _, a in puzzle.clues]
     width = len(str(max(area)))
     return "\n".join(" ".join(str(area[answer[(r, c)]]).rjust(width)
                               for c in range(puzzle.width)) for r in range(puzzle.height))
+
+
+def _letter(k: int) -> str:
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return letters[k] if k < len(letters) else str(k - len(letters) + 1)
 
 
 def format_puzzle(puzzle: Shikaku) -> str:
@@ -231,4 +252,4 @@ def format_puzzle(puzzle: Shikaku) -> str:
 
 
 KIND = Kind(name="shikaku", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, parse_options=PARSE_OPTIONS)
