@@ -288,6 +288,11 @@ class Linear(Constraint):
         if not self.scope:
             raise InputError(f"a sum over nothing: {self.describe()}")
 
+    def __bool__(self) -> bool:
+        # `if x < y:` or `sorted([x, y])` would otherwise be silently true.
+        raise InputError(f"{self.describe()} is a constraint, not a truth value: add it to a "
+                         "model (m.add(...)); to compare values, compare a solution's")
+
     def _bind(self, model: Any) -> None:
         super()._bind(model)
         seen: set[Hashable] = set()

@@ -62,6 +62,11 @@ class Plan:
     def name(self) -> str:
         return self.backend.name
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Sent to other processes to count: the decode (a closure of the
+        # lowering) maps solutions back, which counting never needs.
+        return {**self.__dict__, "decode": None}
+
     def solutions(self, *, limit: int | None = None, time_limit: float | None = None,
                   progress: Progress | None = None) -> Search:
         search = self.backend.solutions(self.target, limit=limit, time_limit=time_limit,
@@ -162,7 +167,8 @@ def _adapt(problem: Problem, backend: Backend) -> tuple[Problem, str | None]:
     if isinstance(problem, ExactCover):
         if problem.colours and COLOURS not in backend.capabilities:
             return None, (f"backend {backend.name!r} does not take colours, and this exact "
-                          f"cover has {len(problem.colours)}")
+                          f"cover has {len(problem.colours)} (a model lowered to an exact "
+                          "cover carries its values as colours)")
         return problem, None
     caps = backend.capabilities
     if all(kinds(c) & caps for c in problem.constraints):

@@ -16,6 +16,7 @@ takes the `Variable` itself as a key (`solution[x]` and `solution["x"]`).
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
@@ -221,6 +222,13 @@ class Model:
             shown = ", ".join(map(repr, missing[:10])) + (", ..." if len(missing) > 10 else "")
             raise InputError(f"the assignment gives no value to {len(missing)} variable"
                              f"{'s' if len(missing) > 1 else ''}: {shown}", token=missing[0])
+        for name, value in assignment.items():
+            if name not in self.variables:
+                raise InputError(f"the assignment names {name!r}, not a variable of this model",
+                                 token=name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise InputError(f"the assignment gives {name!r} the value {value!r}, not an "
+                                 "integer", token=value)
         return [c for c in self.constraints if not c.holds(assignment)]
 
     def problems(self, assignment: Mapping[Hashable, int]) -> list[str]:

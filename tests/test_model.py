@@ -204,3 +204,27 @@ def test_compare_with_a_constant_that_is_not_an_integer(constant: object) -> Non
     # A variable may still be named by a number that is not an int.
     m.var(2.5, range(3))
     assert m.add(x != 2.5).scope == ("x", 2.5)
+
+
+def test_a_comparison_of_variables_is_no_truth_value():
+    import csp
+
+    m = csp.Model()
+    x, y = m.var("x", range(3)), m.var("y", range(3))
+    with pytest.raises(csp.InputError, match="not a truth value"):
+        bool(x < y)
+    with pytest.raises(csp.InputError, match="not a truth value"):
+        sorted([x, y])
+    assert x in [x, y]  # == keeps its identity meaning
+
+
+def test_check_names_a_value_that_is_no_integer_and_an_unknown_variable():
+    import csp
+
+    m = csp.Model()
+    a, b = m.var("a", range(3)), m.var("b", range(3))
+    m.add(a + 2 * b == 3)
+    with pytest.raises(csp.InputError, match="'b' the value 'q', not an integer"):
+        m.check({"a": 1, "b": "q"})
+    with pytest.raises(csp.InputError, match="names 'zz'"):
+        m.check({"a": 1, "b": 1, "zz": 3})

@@ -134,3 +134,41 @@ def test_the_command_line_counts_in_parallel(capsys, tmp_path):
     assert main(["solve", "queens", str(path), "--count", "--checkpoint",
                  str(tmp_path / "c")]) == 2
     assert "one per file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backend", ["bitmask", "dlx"])
+def test_a_lowered_problem_is_counted_on_processes(backend):
+    # bitmask gets the queens cover lowered to a model; dlx gets a model lowered
+    # to a cover: the lowering's decode never travels, counting needs none.
+    problem = queens_xc(8) if backend == "bitmask" else _queens_model(6)
+    expected = 92 if backend == "bitmask" else 4
+    assert parallel.count(problem, backend, workers=2).count == expected
+
+
+def _queens_model(n: int) -> csp.Model:
+    m = csp.Model()
+    xs = [m.var(f"q{i}", range(n)) for i in range(n)]
+    m.add(csp.AllDifferent(xs))
+    for i in range(n):
+        for j in range(i + 1, n):
+            m.add(csp.Relation([xs[i], xs[j]], lambda a, b, d=j - i: abs(a - b) != d))
+    return m
+
+
+def test_a_port_that_never_answers_is_no_scheduler():
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    accepted = []
+    threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
+    started = time.perf_counter()
+    try:
+        with pytest.raises(csp.InputError, match="cannot reach the Dask scheduler"):
+            parallel.count(queens_xc(6), scheduler=f"tcp://127.0.0.1:{server.getsockname()[1]}")
+    finally:
+        server.close()
+    assert time.perf_counter() - started < 30

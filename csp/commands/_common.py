@@ -96,10 +96,11 @@ class ProgressLine:
 
 def worker_count(text: str) -> int:
     """argparse type of `--workers`: an int >= 1."""
-    value = positive_int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
-        import argparse
-
         raise argparse.ArgumentTypeError(f"must be >= 1: {text}")
     return value
 

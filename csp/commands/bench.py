@@ -75,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
         chosen = [i for i in chosen if i.name in args.only]
     from csp import backends
 
-    names = args.backends or backends.known()
+    # names separated by spaces or commas, as `csp crosscheck --backends` takes them
+    names = [name for word in (args.backends or backends.known())
+             for name in word.split(",") if name] or backends.known()
     for name in names:
         if backends.name_of(name) not in backends.known():
             raise InputError(f"unknown backend {name!r}; the backends are: "

@@ -26,6 +26,7 @@ is missing (`csp.parallel.checkpoint`).
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -153,11 +154,26 @@ def connect(address: str) -> Any:
     except ImportError:
         raise InputError("counting on a Dask cluster needs Dask: "
                          "pip install 'csp-workbench[distributed]'") from None
-    try:
-        return Client(address, timeout=CONNECT_SECONDS)
-    except (OSError, TimeoutError, ValueError) as err:
-        raise InputError(f"cannot reach the Dask scheduler at {address!r} within "
-                         f"{CONNECT_SECONDS} s: {err}") from None
+    # Dask's own timeout does not bound the handshake: a port that accepts and
+    # never answers (a web server, say) would hang, and one that answers
+    # junk can fail in any way. So the whole attempt runs against a deadline.
+    outcome: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            outcome["client"] = Client(address, timeout=CONNECT_SECONDS)
+        except BaseException as err:  # noqa: BLE001 - any failure means "not a scheduler"
+            outcome["error"] = err
+
+    thread = threading.Thread(target=attempt, name="csp-dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + 2)
+    if "client" in outcome:
+        return outcome["client"]
+    why = ("no Dask scheduler answered" if thread.is_alive() else
+           f"{type(outcome['error']).__name__}: {outcome['error']}"[:300])
+    raise InputError(f"cannot reach the Dask scheduler at {address!r} within "
+                     f"{CONNECT_SECONDS} s: {why}")
 
 
 def _cores(executor: Any) -> int:
