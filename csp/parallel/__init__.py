@@ -42,7 +42,7 @@ from csp.parallel.checkpoint import Journal
 from csp.parallel.split import splitter_for
 from csp.result import Result, Stats
 
-TASKS_PER_WORKER = 8
+TASKS_PER_WORKER = 32
 """Subproblems per worker in the first cut; large ones are cut further as they run."""
 
 CONNECT_SECONDS = 5
