@@ -15,8 +15,9 @@ operation, `LABEL=TARGETOP` (`a=12+`, `b=2/`). Every cage has one clue.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from csp import grid
 from csp.errors import InputError
@@ -90,3 +91,29 @@ def _puzzle(block: list[tuple[int, str]], ops: str) -> tuple[int, tuple[Cage, ..
                              "use a label per cage", line=first, token=label)
     return (n, tuple(Cage(label, tuple(where), *clues[label]) for label, where in cells.items()),
             first)
+
+
+# -- what killer and kenken share past reading: a cell's variable, the grid out,
+# the puzzle back in its input format
+
+
+def name(cell: grid.Cell) -> str:
+    """The variable of a cell: `rRcC`, 1-based."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def decode_grid(n: int, solution: Mapping[Any, int]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(solution[name(cell)] for cell in row) for row in grid.rows(n))
+
+
+def format_grid(answer: tuple[tuple[int, ...], ...]) -> str:
+    return "\n".join("".join(map(str, row)) for row in answer)
+
+
+def format_cages(n: int, cages: tuple[Cage, ...]) -> str:
+    """The cage map and its clues (`label=target`, with the operation where there
+    is one), ten to a line: what `read` reads back."""
+    label = {cell: cage.label for cage in cages for cell in cage.cells}
+    rows = ["".join(label[cell] for cell in row) for row in grid.rows(n)]
+    clues = [f"{cage.label}={cage.target}{cage.op}" for cage in cages]
+    return "\n".join(rows + [" ".join(clues[k:k + 10]) for k in range(0, len(clues), 10)]) + "\n"

@@ -36,7 +36,8 @@ from csp.constraints import AllDifferent, Relation, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
-from csp.problems.cages import Cage, read
+from csp.problems.cages import Cage, decode_grid, format_cages, format_grid, read
+from csp.problems.cages import name as _name
 from csp.problems.kind import Kind
 
 FORMS = ("model",)
@@ -77,10 +78,6 @@ def _checked(n: int, cages: tuple[Cage, ...], line: int) -> KenKen | InputError:
     return KenKen(n, cages, line)
 
 
-def _name(cell: grid.Cell) -> str:
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
-
-
 RULES = {
     "x": lambda target: lambda *d: math.prod(d) == target,
     "-": lambda target: lambda a, b: abs(a - b) == target,
@@ -108,19 +105,16 @@ def declare(puzzle: KenKen, form: str | None = None) -> Model:
 
 
 def decode(puzzle: KenKen, solution: Mapping[Any, int], problem: Model | None = None) -> Answer:
-    return tuple(tuple(solution[_name(cell)] for cell in row) for row in grid.rows(puzzle.n))
+    return decode_grid(puzzle.n, solution)
 
 
 def format(puzzle: KenKen, answer: Answer) -> str:  # noqa: A001 - the module's printer
-    return "\n".join("".join(map(str, row)) for row in answer)
+    return format_grid(answer)
 
 
 def format_puzzle(puzzle: KenKen) -> str:
     """The puzzle in its input format (`parse` reads it back)."""
-    label = {cell: cage.label for cage in puzzle.cages for cell in cage.cells}
-    rows = ["".join(label[cell] for cell in row) for row in grid.rows(puzzle.n)]
-    clues = [f"{cage.label}={cage.target}{cage.op}" for cage in puzzle.cages]
-    return "\n".join(rows + [" ".join(clues[k:k + 10]) for k in range(0, len(clues), 10)]) + "\n"
+    return format_cages(puzzle.n, puzzle.cages)
 
 
 KIND = Kind(name="kenken", description=DESCRIPTION, parse=puzzles, declare=declare,

@@ -34,7 +34,8 @@ from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
-from csp.problems.cages import Cage, read
+from csp.problems.cages import Cage, decode_grid, format_cages, format_grid, read
+from csp.problems.cages import name as _name
 from csp.problems.kind import Kind
 
 FORMS = ("model",)
@@ -74,10 +75,6 @@ def _checked(n: int, cages: tuple[Cage, ...], line: int) -> Killer | InputError:
     return Killer(n, cages, line)
 
 
-def _name(cell: grid.Cell) -> str:
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
-
-
 def declare(puzzle: Killer, form: str | None = None) -> Model:
     """All different in rows, columns, blocks and cages; a sum per cage."""
     if form not in (None, "model"):
@@ -95,19 +92,16 @@ def declare(puzzle: Killer, form: str | None = None) -> Model:
 
 
 def decode(puzzle: Killer, solution: Mapping[Any, int], problem: Model | None = None) -> Answer:
-    return tuple(tuple(solution[_name(cell)] for cell in row) for row in grid.rows(puzzle.n))
+    return decode_grid(puzzle.n, solution)
 
 
 def format(puzzle: Killer, answer: Answer) -> str:  # noqa: A001 - the module's printer
-    return "\n".join("".join(map(str, row)) for row in answer)
+    return format_grid(answer)
 
 
 def format_puzzle(puzzle: Killer) -> str:
     """The puzzle in its input format (`parse` reads it back)."""
-    label = {cell: cage.label for cage in puzzle.cages for cell in cage.cells}
-    rows = ["".join(label[cell] for cell in row) for row in grid.rows(puzzle.n)]
-    clues = [f"{cage.label}={cage.target}" for cage in puzzle.cages]
-    return "\n".join(rows + [" ".join(clues[k:k + 10]) for k in range(0, len(clues), 10)]) + "\n"
+    return format_cages(puzzle.n, puzzle.cages)
 
 
 KIND = Kind(name="killer", description=DESCRIPTION, parse=puzzles, declare=declare,
