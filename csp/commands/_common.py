@@ -28,14 +28,16 @@ def read_input(path: str) -> tuple[str, str]:
 
 def positive_int(text: str) -> int:
     """argparse type: an int >= 0."""
-    import argparse
+    return _at_least(text, 0)
 
+
+def _at_least(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0: {text}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be >= {least}: {text}")
     return value
 
 
@@ -96,13 +98,7 @@ class ProgressLine:
 
 def worker_count(text: str) -> int:
     """argparse type of `--workers`: an int >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1: {text}")
-    return value
+    return _at_least(text, 1)
 
 
 def add_parallel_options(parser: argparse.ArgumentParser) -> None:
