@@ -143,6 +143,8 @@ def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
 
         target, decode = reformulate.lower(problem, chosen.native)
     adapted, refused = _adapt(target, chosen)
+    if refused is not None and target is not problem and isinstance(problem, Model):
+        refused += " (the model, lowered to an exact cover, carries its values as colours)"
     if refused is None:
         refused = refusal(adapted, chosen)
     return Plan(chosen, problem, adapted, decode), refused
@@ -167,8 +169,7 @@ def _adapt(problem: Problem, backend: Backend) -> tuple[Problem, str | None]:
     if isinstance(problem, ExactCover):
         if problem.colours and COLOURS not in backend.capabilities:
             return None, (f"backend {backend.name!r} does not take colours, and this exact "
-                          f"cover has {len(problem.colours)} (a model lowered to an exact "
-                          "cover carries its values as colours)")
+                          f"cover has {len(problem.colours)}")
         return problem, None
     caps = backend.capabilities
     if all(kinds(c) & caps for c in problem.constraints):
