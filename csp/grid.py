@@ -243,8 +243,17 @@ def symmetries(cells: Iterable[Cell]) -> list[Move]:
     return found
 
 
+def name(cell: Cell) -> str:
+    """The variable name of a board's cell, 1-based: what the kinds' models use.
+
+    >>> name((0, 2))
+    'r1c3'
+    """
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
 __all__ = [
     "LABELS", "Cell", "Move", "Shape", "block_of", "block_shape", "blocks", "box", "columns",
-    "connected", "neighbours", "normalise", "orientations", "placements", "regions", "rows",
+    "connected", "name", "neighbours", "normalise", "orientations", "placements", "regions", "rows",
     "symmetries",
 ]

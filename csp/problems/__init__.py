@@ -16,7 +16,7 @@ plug-in that fails to load is listed by `broken()` with the reason.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from importlib import metadata
 from typing import TypeVar
 
@@ -123,6 +123,27 @@ def _read_plugins() -> dict[str, Kind]:
     return _plugins
 
 
+def paragraphs(text: str) -> Iterator[list[tuple[int, str]]]:
+    """The blocks of non-blank lines of `text` (comments `#` skipped), each a
+    list of (line number, stripped line): one puzzle per block.
+
+    >>> [[n for n, _ in block] for block in paragraphs("a\\nb\\n\\n# c\\n\\nd\\n")]
+    [[1, 2], [6]]
+    """
+    block: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("#"):
+            continue
+        if line:
+            block.append((number, line))
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
 Puzzle = TypeVar("Puzzle")
 
 
@@ -142,4 +163,4 @@ def every(items: Iterable[Puzzle | InputError]) -> list[Puzzle]:
 
 
 __all__ = ["BUILTIN", "GROUP", "Kind", "broken", "describe", "every", "get", "kinds", "names",
-           "reload"]
+           "paragraphs", "reload"]

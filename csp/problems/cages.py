@@ -21,6 +21,7 @@ from typing import Any
 
 from csp import grid
 from csp.errors import InputError
+from csp.problems import paragraphs
 
 
 @dataclass(frozen=True)
@@ -35,24 +36,11 @@ def read(text: str, ops: str) -> Iterator[tuple[int, tuple[Cage, ...], int] | In
     """Each puzzle's size, cages in map order and first line, or the error of a bad one
     (then the next block is read afresh). `ops`: the operations a clue may
     name after its target."""
-    for block in _blocks(text):
+    for block in paragraphs(text):
         try:
             yield _puzzle(block, ops)
         except InputError as err:
             yield err
-
-
-def _blocks(text: str) -> Iterator[list[tuple[int, str]]]:
-    block: list[tuple[int, str]] = []
-    for number, raw in [*enumerate(text.splitlines(), start=1), (0, "")]:
-        line = raw.strip()
-        if line.startswith("#"):
-            continue
-        if line:
-            block.append((number, line))
-        elif block:
-            yield block
-            block = []
 
 
 def _puzzle(block: list[tuple[int, str]], ops: str) -> tuple[int, tuple[Cage, ...], int]:
@@ -97,13 +85,8 @@ def _puzzle(block: list[tuple[int, str]], ops: str) -> tuple[int, tuple[Cage, ..
 # the puzzle back in its input format
 
 
-def name(cell: grid.Cell) -> str:
-    """The variable of a cell: `rRcC`, 1-based."""
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
-
-
 def decode_grid(n: int, solution: Mapping[Any, int]) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(solution[name(cell)] for cell in row) for row in grid.rows(n))
+    return tuple(tuple(solution[grid.name(cell)] for cell in row) for row in grid.rows(n))
 
 
 def format_grid(answer: tuple[tuple[int, ...], ...]) -> str:

@@ -141,17 +141,13 @@ def _sign_row(line: str, r: int, n: int, signs: list[tuple[Cell, Cell]], number:
         signs.append((above, below) if ch == "^" else (below, above))
 
 
-def _name(cell: grid.Cell) -> str:
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
-
-
 def declare(puzzle: Futoshiki, form: str | None = None) -> Model:
     """All different rows and columns; smaller - larger < 0 for each sign."""
     if form not in (None, "model"):
         raise InputError(f"unknown form {form!r} for futoshiki; the only form is 'model'")
     n = puzzle.n
     m = Model(f"futoshiki {n}")
-    var = {cell: m.var(_name(cell), [g] if (g := puzzle.givens[cell[0] * n + cell[1]])
+    var = {cell: m.var(grid.name(cell), [g] if (g := puzzle.givens[cell[0] * n + cell[1]])
                        else range(1, n + 1)) for cell in grid.box(n, n)}
     for unit in grid.rows(n) + grid.columns(n):
         m.add(AllDifferent([var[cell] for cell in unit]))
@@ -162,7 +158,7 @@ def declare(puzzle: Futoshiki, form: str | None = None) -> Model:
 
 def decode(puzzle: Futoshiki, solution: Mapping[Any, int], problem: Model | None = None
            ) -> Answer:
-    return tuple(tuple(solution[_name(cell)] for cell in row) for row in grid.rows(puzzle.n))
+    return tuple(tuple(solution[grid.name(cell)] for cell in row) for row in grid.rows(puzzle.n))
 
 
 def format(puzzle: Futoshiki, answer: Answer) -> str:  # noqa: A001 - the module's printer

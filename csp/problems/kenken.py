@@ -37,7 +37,6 @@ from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
 from csp.problems.cages import Cage, decode_grid, format_cages, format_grid, read
-from csp.problems.cages import name as _name
 from csp.problems.kind import Kind
 
 FORMS = ("model",)
@@ -92,7 +91,7 @@ def declare(puzzle: KenKen, form: str | None = None) -> Model:
         raise InputError(f"unknown form {form!r} for kenken; the only form is 'model'")
     n = puzzle.n
     m = Model(f"kenken {n}x{n}")
-    var = {cell: m.var(_name(cell), range(1, n + 1)) for cell in grid.box(n, n)}
+    var = {cell: m.var(grid.name(cell), range(1, n + 1)) for cell in grid.box(n, n)}
     for unit in grid.rows(n) + grid.columns(n):
         m.add(AllDifferent([var[cell] for cell in unit]))
     for cage in puzzle.cages:

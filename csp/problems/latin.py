@@ -40,7 +40,7 @@ from csp.constraints import AllDifferent
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
-from csp.problems import every
+from csp.problems import every, paragraphs
 from csp.problems.kind import Kind
 from csp.problems.sizes import inline
 
@@ -70,26 +70,11 @@ def parse(text: str) -> list[Latin]:
 def puzzles(text: str) -> Iterator[Latin | InputError]:
     """Each puzzle of `text`, or the error of a bad one (the next block of
     lines starts afresh)."""
-    for block in _blocks(text):
+    for block in paragraphs(text):
         try:
             yield _puzzle(block)
         except InputError as err:
             yield err
-
-
-def _blocks(text: str) -> Iterator[list[tuple[int, str]]]:
-    block: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if line.startswith("#"):
-            continue
-        if line:
-            block.append((number, line))
-        elif block:
-            yield block
-            block = []
-    if block:
-        yield block
 
 
 def _puzzle(block: list[tuple[int, str]]) -> Latin:

@@ -63,17 +63,13 @@ def puzzles(text: str) -> Iterator[Magic | InputError]:
     return sizes(text, Magic, "a side")
 
 
-def _name(cell: grid.Cell) -> str:
-    return f"r{cell[0] + 1}c{cell[1] + 1}"
-
-
 def declare(puzzle: Magic, form: str | None = None) -> Model:
     """All different 1..n^2; each row, column and diagonal sums to the total."""
     if form not in (None, "model"):
         raise InputError(f"unknown form {form!r} for magic; the only form is 'model'")
     n = puzzle.n
     m = Model(f"magic {n}")
-    var = {cell: m.var(_name(cell), range(1, n * n + 1)) for cell in grid.box(n, n)}
+    var = {cell: m.var(grid.name(cell), range(1, n * n + 1)) for cell in grid.box(n, n)}
     m.add(AllDifferent(var.values()))
     diagonals = [[(k, k) for k in range(n)], [(k, n - 1 - k) for k in range(n)]]
     for line in grid.rows(n) + grid.columns(n) + diagonals:
@@ -82,7 +78,7 @@ def declare(puzzle: Magic, form: str | None = None) -> Model:
 
 
 def decode(puzzle: Magic, solution: Mapping[Any, int], problem: Model | None = None) -> Answer:
-    return tuple(tuple(solution[_name(cell)] for cell in row) for row in grid.rows(puzzle.n))
+    return tuple(tuple(solution[grid.name(cell)] for cell in row) for row in grid.rows(puzzle.n))
 
 
 def format(puzzle: Magic, answer: Answer) -> str:  # noqa: A001 - the module's printer
@@ -97,7 +93,7 @@ def symmetry(puzzle: Magic, problem: Model | None = None):  # -> csp.symmetry.Gr
     m = problem if problem is not None else declare(puzzle)
     n = puzzle.n
     cells = grid.box(n, n)
-    generators = [{(_name(cell), v): (_name(move(cell)), v)
+    generators = [{(grid.name(cell), v): (grid.name(move(cell)), v)
                    for cell in cells for v in range(1, n * n + 1)}
                   for move in grid.symmetries(cells)[1:]]
     return Group(m, generators).attach()
