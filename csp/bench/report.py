@@ -237,7 +237,7 @@ def write_png(bench: BenchRun, path: Path) -> bool:
             ax.bar(cut, [limit] * len(cut), width, color="none", edgecolor=colour,
                    hatch="//", label=None if timeouts else "timeout (hatched, up to the limit)")
             for x in cut:
-                ax.text(x, limit, "timeout", rotation=90, ha="center", va="bottom",
+                ax.text(x, limit * 0.8, "timeout", rotation=90, ha="center", va="top",
                         fontsize="x-small")
             timeouts += len(cut)
     if timeouts:
@@ -246,7 +246,7 @@ def write_png(bench: BenchRun, path: Path) -> bool:
     ax.set_ylabel("median time (s, log scale; whiskers: min to max)")
     ax.set_xticks(range(len(instances)))
     ax.set_xticklabels(instances, rotation=30, ha="right")
-    ax.set_title(f"csp bench --suite {bench.suite}")
+    ax.set_title(_title(bench))
     ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -271,9 +271,12 @@ def write_all(bench: BenchRun, out: Path) -> list[Path]:
     write_json(bench, written[3])
     if len(solved.instances(rows)) <= BARS and write_png(bench, out / "bench.png"):
         written.append(out / "bench.png")
-    title = "csp bench" + ("" if bench.suite == CUSTOM else f" --suite {bench.suite}")
-    written += charts.write(rows, out, title)
+    written += charts.write(rows, out, _title(bench))
     return written
+
+
+def _title(bench: BenchRun) -> str:
+    return "csp bench" + ("" if bench.suite == CUSTOM else f" --suite {bench.suite}")
 
 
 BARS = 40
