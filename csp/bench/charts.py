@@ -101,7 +101,7 @@ def cactus_figure(rows: Rows, title: str) -> Any:
     n = len(solved.instances(rows))
     limit = cap(rows)
     counts = {r["solver"]: r for r in solved.table(rows)}
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=(10, 5))
     for solver in [*solved.solvers(rows), solved.VBS]:
         points = cactus_points(rows, solver)
         line = counts[solver]
@@ -127,7 +127,8 @@ def cactus_figure(rows: Rows, title: str) -> Any:
     ax.set_xlabel("time per instance (s, log scale)")
     ax.set_ylabel("instances solved")
     ax.set_title(f"{title}: instances solved within a time")
-    ax.legend(fontsize="small", loc="upper left")
+    # beside the axes: inside, it would hide the curves' tops
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     return fig
 
@@ -149,17 +150,18 @@ def scatter_figure(rows: Rows, title: str) -> Any:
         ax.plot([low, limit], [low, limit], color="grey", linewidth=0.8)
         ax.axvline(limit, color="grey", linestyle=":")
         ax.axhline(limit, color="grey", linestyle=":")
-        ax.scatter([_floor(x) for x, _ in both], [_floor(y) for _, y in both], s=14,
-                   label=f"solved by both ({len(both)})")
+        ax.scatter([_floor(x) for x, _ in both], [_floor(y) for _, y in both], s=14)
         ax.scatter([_floor(x) for x, _ in cut], [_floor(y) for _, y in cut], marker="x",
-                   color="red", label=f"unsolved by one or both: at the limit ({len(cut)})")
+                   color="red")
+        # counts in the title: a legend would hide the crosses at the limit
+        ax.set_title(f"solved by both: {len(both)}; x at the limit: unsolved by one or "
+                     f"both: {len(cut)}", fontsize="x-small")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(low, limit * 1.5)
         ax.set_ylim(low, limit * 1.5)
         ax.set_xlabel(f"{a} (s)")
         ax.set_ylabel(f"{b} (s)")
-        ax.legend(fontsize="x-small", loc="upper left")
     for ax in list(axes.flat)[len(pairs):]:
         ax.set_visible(False)
     fig.suptitle(f"{title}: time per instance (s)\nbelow the diagonal: the solver "
