@@ -11,6 +11,7 @@ all of them within 50 ms, which no backend comes near.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -112,8 +113,7 @@ def test_counts_that_differ_are_a_disagreement() -> None:
 def test_the_command_without_matplotlib_writes_the_tables(
         folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Worker processes, a bad file among good ones, no matplotlib, and a
-    comparison with a saved run."""
+    """Worker processes, bad files among good ones, no matplotlib."""
     (folder / "binary.xc").write_bytes(b"a b\0\n")
     (folder / "broken.xc").write_text("a b\na c\n")
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
@@ -129,15 +129,46 @@ def test_the_command_without_matplotlib_writes_the_tables(
     assert sorted(p.name for p in out.iterdir()) == ["bench.csv", "bench.json", "bench.md",
                                                      "solved.csv"]
     assert "dlx,2,2,0,0," in (out / "solved.csv").read_text()
-    # this run again, compared with the saved one: a change only beyond the noise
-    (folder / "binary.xc").unlink()
-    (folder / "broken.xc").unlink()
-    code = main(["bench", str(folder), "--backends", "dlx", "--repeat", "1", "--no-startup",
-                 "--out", str(tmp_path / "again"), "--compare", str(out / "bench.json")])
-    text = capsys.readouterr().out
-    assert code == 0
-    assert f"## Compared with {out / 'bench.json'}" in text
-    assert "about the same (a change: medians more than 10% apart" in text
+
+
+def test_a_plugin_backend_on_a_plugin_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str],
+                                           shared_data: Path) -> None:
+    """The fake installed plug-in of test_plugins: its backend `dlx-again` on
+    its kind `queens-again`, in a worker process that finds both by entry
+    point; the run compared with a saved one (made here, in-process)."""
+    from test_plugins import fake_distribution
+
+    from csp import backends, problems
+
+    (tmp_path / "site").mkdir()
+    root = fake_distribution(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    backends.reload()
+    problems.reload()
+    try:
+        puzzles = tmp_path / "queens.txt"
+        puzzles.write_text("6\n")
+        saved = tmp_path / "old.json"
+        report.write_json(_run(files.puzzles("queens-again", str(puzzles), []), ["dlx-again"]),
+                          saved)
+        code = main(["bench", "--kind", "queens-again", str(puzzles), "--backends", "dlx-again",
+                     "--repeat", "2", "--no-startup", "--out", str(tmp_path / "out"),
+                     "--compare", str(saved)])
+        out = capsys.readouterr().out
+        assert code == 0, out
+        assert "| dlx-again | 1/1 | 0 | 0 |" in out
+        six = _queens_counts(shared_data)[6]
+        assert f"| {puzzles}#1 | dlx-again |" in out and f" | {six} | - | 1.00 | ok |" in out
+        assert f"## Compared with {saved}" in out
+        assert "(a change: medians more than 10% apart and the [min, max]" in out
+    finally:
+        monkeypatch.undo()
+        for module in [m for m in sys.modules if m.startswith("fake_plugin")]:
+            del sys.modules[module]
+        backends.reload()
+        problems.reload()
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -147,6 +178,7 @@ def test_the_command_without_matplotlib_writes_the_tables(
     (["EXAMPLES/tiny.xc", "--backends", "dlx", "nope"], "unknown backend 'nope'"),
     (["EXAMPLES/tiny.xc", "--suite", "tiny"], "--suite and --only choose among"),
     (["--compare", "a", "b", "c"], "--compare takes OLD.json, or OLD.json NEW.json"),
+    (["EXAMPLES/tiny.xc", "--compare", "EXAMPLES/tiny.xc"], "is not a csp bench JSON record"),
 ])
 def test_bad_input_is_exit_2(argv: list[str], message: str,
                              capsys: pytest.CaptureFixture[str]) -> None:
