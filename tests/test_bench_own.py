@@ -176,6 +176,7 @@ def test_a_plugin_backend_on_a_plugin_kind(tmp_path: Path, monkeypatch: pytest.M
     (["--kind", "queens", "no-such-file.txt"], "no such file: no-such-file.txt"),
     (["--kind", "no-such-kind", "x"], "unknown puzzle kind 'no-such-kind'"),
     (["EXAMPLES/tiny.xc", "--backends", "dlx", "nope"], "unknown backend 'nope'"),
+    (["--backends", "dlx", "EXAMPLES/tiny.xc"], "(a path: put PATHs before --backends"),
     (["EXAMPLES/tiny.xc", "--suite", "tiny"], "--suite and --only choose among"),
     (["--compare", "a", "b", "c"], "--compare takes OLD.json, or OLD.json NEW.json"),
     (["EXAMPLES/tiny.xc", "--compare", "EXAMPLES/tiny.xc"], "is not a csp bench JSON record"),

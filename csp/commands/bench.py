@@ -120,7 +120,10 @@ def run(args: argparse.Namespace) -> int:
              for name in word.split(",") if name] or backends.known()
     for name in names:
         if backends.name_of(name) not in backends.known():
-            raise InputError(f"unknown backend {name!r}; the backends are: "
+            # `--backends dlx my-dir/` takes the path for a backend: say so
+            hint = (" (a path: put PATHs before --backends, or name the backends "
+                    "with commas)" if Path(name).exists() else "")
+            raise InputError(f"unknown backend {name!r}{hint}; the backends are: "
                              f"{', '.join(backends.known())}")
     lineup = solvers.backend_solvers(names)
     if args.peers:
