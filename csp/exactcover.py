@@ -438,7 +438,7 @@ class ExactCover:
             primary, secondary = tokens[:bar], tokens[bar + 1 :]
         else:
             primary, secondary = tokens, []
-        bounds: dict[str, tuple[int, int]] = {}
+        bounds: dict[Item, int | tuple[int, int]] = {}
         names: list[str] = []
         for token in primary:
             name, bound = _bounded_token(token)
@@ -613,7 +613,8 @@ def _check_distinct(values: Iterable[object], token: Callable[[object], str], wh
 
 def _name_token(name: object) -> str:
     """An item name as a token: no space, no ':' (a token splits at its first ':'),
-    no '|' (it would read as bounds, `a:b|name`), no leading byte-order mark (a reader drops one at the start of a file)."""
+    no '|' (it would read as bounds, `a:b|name`), no leading byte-order mark (a
+    reader drops one at the start of a file)."""
     text = _text(name)
     if not text or _has_space(text) or ":" in text or "|" in text or text.startswith(BOM):
         raise InputError(f"item name {name!r} cannot be written as a token of Knuth's format",

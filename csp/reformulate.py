@@ -1,10 +1,11 @@
 """Reformulations between the two forms of problem, as pure functions.
 
 - `exact_cover_to_model(xc)`: one 0/1 variable per option; the options of a
-  primary item sum to 1 (or lie between its bounds, for multiplicities); the uncoloured options of a secondary item sum to at
-  most 1; an item that takes colours gets one colour variable, forced by the
-  chosen options (so that the lowering adds no solutions), or, past
-  `MAX_COLOUR_VALUES` values, one 0/1 variable per colour.
+  primary item sum to 1 (or lie between its bounds, for multiplicities); the
+  uncoloured options of a secondary item sum to at most 1; an item that takes
+  colours gets one colour variable, forced by the chosen options (so that the
+  lowering adds no solutions), or, past `MAX_COLOUR_VALUES` values, one 0/1
+  variable per colour.
 - `model_to_exact_cover(m)` (Knuth: a CSP is a special exact cover with
   colours): one primary item per variable and one option per (variable,
   value), which colours the variable's secondary item with the value; a table,
