@@ -4,9 +4,9 @@ A `Model` is given as integer variables over their exact domains with
 CP-SAT's all-different, linear, table and (in)equality constraints. An
 `ExactCover` is given directly as one Boolean per option: exactly one per
 primary item (a sum between its bounds, for multiplicities); per secondary
-item, at most one among its uncoloured options and one literal per colour, each colour literal being true exactly when an
-option giving that colour is chosen (linear in the size of the input, and a
-bijection on solutions).
+item, at most one among its uncoloured options and one literal per colour,
+each colour literal being true exactly when an option giving that colour is
+chosen (linear in the size of the input, and a bijection on solutions).
 
 Enumeration runs on ONE worker with `enumerate_all_solutions` and
 `keep_all_feasible_solutions_in_presolve`: with more workers CP-SAT has been
