@@ -17,7 +17,7 @@ from typing import ClassVar
 import numpy as np
 
 from csp.backends.base import COLOURS, MULTIPLICITIES, PAUSED, SPLIT, Progress, SlicedSearch
-from csp.backends.dlx import kernel, mcc
+from csp.backends.dlx import kernel
 from csp.backends.dlx.links import Links, build, sanity
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -78,6 +78,10 @@ class MCCSearch(SlicedSearch):
     backend = "dlx"
 
     def __init__(self, problem: ExactCover, **limits) -> None:
+        # Imported here: a process that never meets bounds never loads this kernel.
+        from csp.backends.dlx import mcc
+
+        self.mcc = mcc
         super().__init__(**limits)
         self.problem = problem
         self.links = build(problem)
@@ -92,20 +96,21 @@ class MCCSearch(SlicedSearch):
         self.x = np.zeros(levels, dtype=np.int32)
         self.best = np.zeros(levels, dtype=np.int32)
         self.first = np.zeros(levels, dtype=np.int32)
-        self.state = mcc.new_state()
+        self.state = self.mcc.new_state()
 
     def _advance(self, count_only: bool, budget: int) -> int:
         links = self.links
-        return int(mcc.search(links.flat, links.llink, links.rlink, self.bound, self.slack,
+        return int(self.mcc.search(links.flat, links.llink, links.rlink, self.bound, self.slack,
                               links.n_primary, self.x, self.best, self.first, self.state,
                               count_only, budget))
 
     def _solution(self) -> tuple[int, ...]:
-        level = int(self.state[mcc.LEVEL])
+        level = int(self.state[self.mcc.LEVEL])
         options = self.links.option_of[self.x[:level]]
         return tuple(sorted(int(k) for k in options if k >= 0))  # < 0: a null move
 
     def _measure(self, stats: Stats) -> None:
+        mcc = self.mcc
         stats.solutions = int(self.state[mcc.SOLUTIONS])
         stats.nodes = int(self.state[mcc.NODES])
         stats.updates = int(self.state[mcc.UPDATES])
