@@ -643,13 +643,7 @@ def _bounded_token(token: str) -> tuple[str, tuple[int, int] | None]:
         raise InputError(f"no item name after the bounds in {token!r}", token=token)
     upper = _bound(match[2], name, token)
     lower = upper if match[1] is None else _bound(match[1], name, token)
-    if lower > upper:
-        raise InputError(f"item {name!r}: least {lower} exceeds most {upper} in {token!r}",
-                         token=token)
-    if upper == 0:
-        raise InputError(f"item {name!r}: bounds {token.rpartition('|')[0]} (it may never be "
-                         "covered; leave it out, or make it secondary)", token=token)
-    return name, (lower, upper)
+    return name, (lower, upper)  # checked as any bounds are, by `set_bounds`
 
 
 def _bound(text: str, name: str, token: str) -> int:

@@ -72,11 +72,11 @@ def test_checker():
         ("a b\na a\n", 2, "item a twice"),
         ("a b | x\na:1 x\n", 2, "colour '1' on primary item a"),
         ("a b | x\nx z\n", 2, "unknown item z"),  # in an option that would be dropped
-        ("3:2|a b\n", 1, "item 'a': least 3 exceeds most 2"),
+        ("3:2|a b\n", 1, "item a: least 3 exceeds most 2"),
         ("a -1:2|b\n", 1, "item 'b': bound -1 is negative"),
         ("a 1.5|b\n", 1, "item 'b': bound '1.5' is not a whole number"),
         ("a x:2|b\n", 1, "item 'b': bound 'x' is not a whole number"),
-        ("0:0|a b\n", 1, "item 'a': bounds 0:0"),
+        ("0:0|a b\n", 1, "item a: bounds 0:0"),
         ("a | 2|x\n", 1, "bounds on secondary item 'x'"),
         ("a 1:2:3|b\n", 1, "malformed bounds '1:2:3|b'"),
         ("a 1|2|b\n", 1, "malformed bounds '1|2|b'"),

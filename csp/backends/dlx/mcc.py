@@ -122,6 +122,8 @@ def _untweak(node, c, first, unblock):
 def _commit_rest(node, llink, rlink, bound, n_primary, xl, updates):
     # The other items of option xl: a primary one has one cover fewer left
     # (covered when none is left); a secondary one is covered or purified.
+    # (Algorithm C's `kernel._commit_rest` does the secondary part alike; it is
+    # not shared, so that C's hot loop stays as it is, tuned on its own.)
     p = xl + 1
     while p != xl:
         j = node[_u(p * 4 + TOP)]
