@@ -16,6 +16,7 @@ from csp.backends import available
 from csp.cli import main
 from csp.coverfiles import read_cover
 from csp.errors import InputError, InputWarning
+from csp.testing import two_queens_cover
 
 DATA = Path(__file__).parent / "data" / "xc"
 
@@ -57,6 +58,10 @@ def test_dlx2_example_drops_the_option_without_primary_item_with_a_warning():
     with pytest.warns(InputWarning, match=r"line 5: option ignored .*: X:0 Y:1"):
         xc = ExactCover.read(DATA / "knuth_dlx2_manual.dlx")
     assert xc.n_options == 4
+
+
+def test_the_queens_file_is_the_recipe_of_csp_testing():
+    assert _read("queens5_two_per_line.dlx").to_text() == two_queens_cover(5).to_text()
 
 
 def test_bounds_are_written_back_and_read_again():
@@ -189,3 +194,17 @@ def test_cli_reads_bounds_variants_and_bad_bounds(tmp_path, capsys):
     bad.write_text("| bad\nr 3:1|c\nr c\n")
     assert main(["xc", str(bad)]) == 2
     assert "bad.dlx: line 2: item c: least 3 exceeds most 1" in capsys.readouterr().err
+
+
+def test_algorithm_m_resumes_and_honours_a_time_limit():
+    from csp.backends.dlx import DLXBackend
+
+    xc = _read("queens5_two_per_line.dlx")
+    search = DLXBackend().solutions(xc)
+    first = [next(search) for _ in range(10)]  # the kernel returns to Python at each one
+    rest = list(search)
+    assert sorted(first + rest) == sorted(solutions(xc, "bitmask")) and len(rest) == 82
+    assert search.stats.nodes == 1758  # DLX3's 1759 nodes, less its root
+    # Two queens per line on 10x10 runs for hours: stopped by the limit, not finished.
+    result = count(two_queens_cover(10), "dlx", time_limit=0.2)
+    assert result.status.value == "TIME_LIMIT" and result.count > 0

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from csp import ExactCover, count
+from csp.testing import two_queens_cover
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "xc"
 
@@ -40,22 +41,12 @@ KNOWN = {"rooks4_two_per_row": 90, "queens5_two_per_line": 92, "queens6_two_per_
          "queens7_two_per_line": 19448, "queens8_two_per_line": 477136}
 
 
-def two_queens(n: int) -> str:
-    """n x n: two queens in each row and column, at most two on each diagonal."""
-    lines = [f"| {n}x{n}: two queens in each row and column, at most two on each diagonal"]
-    items = [f"2|r{i}" for i in range(n)] + [f"2|c{j}" for j in range(n)]
-    items += [f"0:2|a{d}" for d in range(2 * n - 1)] + [f"0:2|b{d}" for d in range(2 * n - 1)]
-    lines.append(" ".join(items))
-    lines += [f"r{i} c{j} a{i + j} b{i - j + n - 1}" for i in range(n) for j in range(n)]
-    return "\n".join(lines) + "\n"
-
-
 def instances(folder: Path) -> dict[str, Path]:
     paths = {"rooks4_two_per_row": DATA / "rooks4_two_per_row.dlx",
              "queens5_two_per_line": DATA / "queens5_two_per_line.dlx"}
     for n in (6, 7, 8):
         path = folder / f"queens{n}_two_per_line.dlx"
-        path.write_text(two_queens(n))
+        path.write_text(two_queens_cover(n).to_text())
         paths[path.stem] = path
     return paths
 

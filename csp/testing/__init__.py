@@ -97,6 +97,19 @@ def rooks_cover() -> ExactCover:
     return xc
 
 
+def two_queens_cover(n: int) -> ExactCover:
+    """n x n: two queens in each row and column (`2|r`, `2|c`), at most two on
+    each diagonal (`0:2|a`, `0:2|b`): Knuth's DLX3 counts 92, 1097, 19448 and
+    477136 for n = 5..8."""
+    lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
+    diagonals = [f"{d}{k}" for d in "ab" for k in range(2 * n - 1)]
+    xc = ExactCover(lines + diagonals, bounds={**dict.fromkeys(lines, 2),
+                                               **dict.fromkeys(diagonals, (0, 2))})
+    for i, j in itertools.product(range(n), range(n)):
+        xc.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"])
+    return xc
+
+
 def coloured_cover() -> ExactCover:
     """The exact cover of COLOURED_TEXT."""
     return ExactCover.from_text(COLOURED_TEXT)
@@ -193,5 +206,6 @@ __all__ = [
     "queens_model",
     "rooks_cover",
     "sudoku_4x4",
+    "two_queens_cover",
     "wrong",
 ]
