@@ -208,3 +208,11 @@ def test_algorithm_m_resumes_and_honours_a_time_limit():
     # Two queens per line on 10x10 runs for hours: stopped by the limit, not finished.
     result = count(two_queens_cover(10), "dlx", time_limit=0.2)
     assert result.status.value == "TIME_LIMIT" and result.count > 0
+
+
+def test_crosscheck_reads_the_variants(capsys):
+    assert main(["crosscheck", str(DATA / "miniexact_dimacs-2.xc")]) == 0
+    assert "all backends agree: 1 solution" in capsys.readouterr().out
+    assert main(["crosscheck", str(DATA / "rooks4_two_per_row.dlx"), "--backends",
+                 "dlx,bitmask"]) == 0
+    assert "all backends agree: 90 solutions" in capsys.readouterr().out

@@ -10,14 +10,14 @@ from typing import Any
 from csp import backends
 from csp.commands._common import (
     ProgressLine,
+    add_format_option,
     add_parallel_options,
     limit_seconds,
     parallel_count,
     positive_int,
-    read_input,
+    read_cover_input,
     wants_parallel,
 )
-from csp.coverfiles import FORMATS, read_cover
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.result import Stats, Status
@@ -35,10 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "options, a blank line between solutions, then a summary line.",
     )
     parser.add_argument("file", help="the input file, or - for standard input")
-    parser.add_argument("--format", choices=FORMATS, default="auto",
-                        help="knuth; dimacs (a `p xc`/`p xcc` header, options of item "
-                        "numbers ended by 0); matrix (0/1 rows, text or .npy); auto "
-                        "(default): .npy is a matrix, a `p xc` header dimacs, else knuth")
+    add_format_option(parser)
     parser.add_argument("--count", action="store_true", help="only count the solutions")
     parser.add_argument("--limit", type=positive_int, metavar="N",
                         help="stop after N solutions")
@@ -54,8 +51,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if wants_parallel(args) and not args.count:
         raise InputError("--workers, --scheduler and --checkpoint go with --count")
-    text, source = (None, args.file) if args.file.endswith(".npy") else read_input(args.file)
-    xc = read_cover(source, args.format, text=text, warn=_warn)
+    xc = read_cover_input(args)
     backend = resolve_backend(xc, args.backend)
     progress = ProgressLine()
     found: list[list[str]] | None = None
@@ -80,10 +76,6 @@ def run(args: argparse.Namespace) -> int:
         noun = "solution" if number == 1 else "solutions"
         print(f"{number} {noun} {status.value} backend={backend} {stats.summary()}")
     return 130 if status is Status.INTERRUPTED else 0
-
-
-def _warn(message: str) -> None:
-    print(f"csp: warning: {message}", file=sys.stderr)
 
 
 def _count(xc: ExactCover, backend: str, args: argparse.Namespace,
