@@ -401,4 +401,8 @@ def test_ctrl_c_stops_the_whole_check() -> None:
 
 def test_one_name_is_one_backend_not_its_letters() -> None:
     report = crosscheck(queens_xc(5), backends="dlx")
-    assert [run.backend for run in report.runs] == ["dlx"] and report.agree
+    assert [run.backend for run in report.runs] == ["dlx"]
+    # one finished run compares nothing: never "all backends agree"
+    assert not report.agree and report.verdict == "inconclusive"
+    assert str(report).splitlines()[-1] == ("inconclusive: only dlx finished: 10 solutions; "
+                                            "no other backend ran")
