@@ -106,6 +106,10 @@ def test_every_puzzle_of_a_puzzle_file(capsys: pytest.CaptureFixture[str]) -> No
     assert out["verdict"] == "agree" and len(out["instances"]) >= 1
     assert all(i["name"].startswith("futoshiki.txt#") for i in out["instances"])
     assert main(["crosscheck", "--kind", "nosuch", str(EXAMPLES / "futoshiki.txt")]) == 2
+    capsys.readouterr()
+    # a kind whose puzzle is on the command line
+    assert main(["crosscheck", "--kind", "queens", "6", "--backends", "dlx,bitmask"]) == 0
+    assert "all backends agree: 4 solutions" in capsys.readouterr().out
 
 
 def test_a_time_limit_is_inconclusive_with_its_own_status(

@@ -20,9 +20,10 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 from typing import Any
 
-from csp import backends, records
+from csp import backends, problems, records
 from csp.collection import DEFAULT_TIME_LIMIT, EXIT, Instance, Outcome, check, instances, puzzles
 from csp.commands._common import ProgressBar, positive_int, read_input, seconds
 from csp.crosscheck import DEFAULT_LIMIT
@@ -81,6 +82,11 @@ def _names(text: str | None) -> list[str] | None:
 def _instances(args: argparse.Namespace) -> list[Instance]:
     if args.form is not None and args.kind is None:
         raise InputError("--form goes with --kind")
+    if args.kind is not None and args.path != "-" and not Path(args.path).exists():
+        inline = problems.get(args.kind).inline  # `--kind queens 8`: the puzzle itself
+        text = None if inline is None else inline(args.path)
+        if text is not None:
+            return list(puzzles(text, args.path, args.kind, args.form))
     if args.path != "-":
         return list(instances(args.path, args.kind, args.form))
     text, source = read_input("-")
