@@ -37,7 +37,7 @@ from typing import Any
 
 from csp.backends.base import Backend
 from csp.crosscheck import CrosscheckReport, crosscheck
-from csp.errors import InputError
+from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover, read_text_file
 from csp.model import Model
 
@@ -225,11 +225,14 @@ def check(found: Iterable[Instance], backends: Sequence[str | Backend] | None = 
     report = CollectionReport()
     try:
         for instance in found:
-            if instance.problem is None:
-                outcome = Outcome(instance)
-            else:
-                outcome = Outcome(instance, crosscheck(instance.problem, backends=backends,
-                                                       limit=limit, time_limit=time_limit))
+            outcome = Outcome(instance)
+            if instance.problem is not None:
+                try:
+                    outcome.report = crosscheck(instance.problem, backends=backends,
+                                                limit=limit, time_limit=time_limit)
+                except (InputError, BackendUnavailable) as err:
+                    # no backend takes this instance: it is reported, the rest checked
+                    instance.error = str(err)
             report.outcomes.append(outcome)
             if each is not None:
                 each(outcome)

@@ -97,6 +97,10 @@ def test_a_directory_reports_each_bad_file_and_checks_the_rest(
     table = out.splitlines()
     assert table[-1] == "4 instances: 2 agree, 2 bad -> bad"
     assert table[-3].split() == ["dlx", "2", "2", "0", "0", "0"]
+    # the progress bar: on a terminal only, unless forced
+    assert "instances" not in err
+    assert main(["crosscheck", str(folder), "--backends", FAST, "--progress"]) == 2
+    assert "] 4/4 instances" in capsys.readouterr().err
 
 
 def test_every_puzzle_of_a_puzzle_file(capsys: pytest.CaptureFixture[str]) -> None:

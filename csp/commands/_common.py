@@ -182,9 +182,10 @@ class ProgressBar:
         self.started = time.perf_counter()
         self.last = 0.0
 
-    def show(self, done: int) -> None:
+    def show(self, done: int, *, force: bool = False) -> None:
+        """Draw the bar (at most ten times a second unless `force`)."""
         now = time.perf_counter()
-        if now - self.last < 0.1:
+        if now - self.last < 0.1 and not force:
             return
         self.last = now
         filled = self.WIDTH * done // self.total

@@ -119,8 +119,7 @@ def run(args: argparse.Namespace) -> int:
         elif not args.json and len(found) > 1:
             _line(outcome)
         if bar is not None:
-            bar.show(done)
-            bar.last = 0.0  # the next instance's start is shown at once
+            bar.show(done, force=True)  # drawn again under the lines just printed
 
     if bar is not None:
         bar.show(0)
