@@ -194,23 +194,26 @@ def puzzles(text: str, name: str, kind: str, form: str | None = None) -> Iterato
     if form is not None and form not in declared.forms:
         raise InputError(f"unknown form {form!r} for {kind} puzzles; the forms are: "
                          f"{', '.join(declared.forms)}")
-    number = 0
     try:
-        for number, item in enumerate(declared.parse(text), start=1):
-            label = f"{name}#{number}"
-            if isinstance(item, InputError):
-                yield Instance(label, error=str(item.located(source=name)))
-                continue
-            try:
-                yield Instance(label, declared.declare(item, form))
-            except InputError as err:
-                line = getattr(item, "line", None)
-                yield Instance(label, error=str(err.located(line=line, source=name)))
-    except InputError as err:
-        yield Instance(f"{name}#{number + 1}", error=str(err.located(source=name)))
+        items = problems.read(declared, text)
+    except InputError as err:  # the whole file is refused
+        yield Instance(name, error=str(err.located(source=name)))
         return
-    if number == 0:
+    if not items:
         yield Instance(name, error=f"{name}: no puzzle in the input")
+    for number, item in enumerate(items, start=1):
+        label = f"{name}#{number}"
+        if isinstance(item, InputError):
+            yield Instance(label, error=str(item.located(source=name)))
+            continue
+        line = getattr(item, "line", None)
+        try:
+            yield Instance(label, declared.declare(item, form))
+        except InputError as err:
+            yield Instance(label, error=str(err.located(line=line, source=name)))
+        except Exception as err:  # noqa: BLE001 - a plug-in's bug is bad input, not a crash
+            yield Instance(label, error=f"{name}: the {kind} kind's declare failed: "
+                           f"{type(err).__name__}: {err}")
 
 
 def check(found: Iterable[Instance], backends: Sequence[str | Backend] | None = None, *,

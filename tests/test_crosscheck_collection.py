@@ -103,7 +103,8 @@ def test_a_directory_reports_each_bad_file_and_checks_the_rest(
     assert "] 4/4 instances" in capsys.readouterr().err
 
 
-def test_every_puzzle_of_a_puzzle_file(capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_puzzle_of_a_puzzle_file(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["crosscheck", "--kind", "futoshiki", str(EXAMPLES / "futoshiki.txt"),
                  "--backends", "bitmask,cpsat", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -111,6 +112,13 @@ def test_every_puzzle_of_a_puzzle_file(capsys: pytest.CaptureFixture[str]) -> No
     assert all(i["name"].startswith("futoshiki.txt#") for i in out["instances"])
     assert main(["crosscheck", "--kind", "nosuch", str(EXAMPLES / "futoshiki.txt")]) == 2
     capsys.readouterr()
+    # a bad puzzle is reported with its line, the others checked
+    bad = tmp_path / "queens.txt"
+    bad.write_text("4\nx\n5\n")
+    assert main(["crosscheck", "--kind", "queens", str(bad), "--backends", FAST]) == 2
+    out, err = capsys.readouterr()
+    assert "queens.txt: line 2: 'x' is not a board size" in err
+    assert "queens.txt#1  agree  2 solutions" in out and "queens.txt#3  agree  10" in out
     # a kind whose puzzle is on the command line
     assert main(["crosscheck", "--kind", "queens", "6", "--backends", "dlx,bitmask"]) == 0
     assert "all backends agree: 4 solutions" in capsys.readouterr().out
