@@ -21,10 +21,18 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Any
 
 from csp import backends, problems, records
-from csp.collection import DEFAULT_TIME_LIMIT, EXIT, Instance, Outcome, check, instances, puzzles
+from csp.collection import (
+    DEFAULT_TIME_LIMIT,
+    EXIT,
+    CollectionReport,
+    Instance,
+    Outcome,
+    check,
+    instances,
+    puzzles,
+)
 from csp.commands._common import ProgressBar, positive_int, read_input, seconds
 from csp.crosscheck import DEFAULT_LIMIT
 from csp.errors import InputError
@@ -148,18 +156,18 @@ def _line(outcome: Outcome) -> None:
         print("  " + str(report).replace("\n", "\n  "))
 
 
-def _print(args: argparse.Namespace, report: Any, found: list[Instance],
+def _print(args: argparse.Namespace, report: CollectionReport, found: list[Instance],
            drifted: list[records.Drift]) -> None:
-    single = len(found) == 1 and report.outcomes and report.outcomes[0].report is not None
+    single = report.outcomes[0].report if len(found) == 1 and report.outcomes else None
     if args.json:
         # one instance: its own report, as before collections
-        out = report.outcomes[0].report.to_dict() if single else report.to_dict()
+        out = single.to_dict() if single is not None else report.to_dict()
         if args.against is not None:
             out["drifts"] = [vars(d) for d in drifted]
         print(json.dumps(out))
         return
-    if single:
-        print(report.outcomes[0].report)
+    if single is not None:
+        print(single)
     elif len(found) > 1:
         print(report.table())
         print(report.summary())
