@@ -274,11 +274,12 @@ def crosscheck(
             break  # Ctrl-C stops the whole check, not one backend
     report = _compare(problem, runs, keep)
     report.notes[:0] = skipped
-    if len(runs) < len(chosen):
+    if runs[-1].status is Status.INTERRUPTED:
+        # Ctrl-C, even during the last backend, stops the caller too (a collection)
         report.interrupted = True
         report.agree = False
-        report.notes.append("interrupted (Ctrl-C): not run: " + ", ".join(
-            b.name for b in chosen[len(runs):]))
+        not_run = ", ".join(b.name for b in chosen[len(runs):])
+        report.notes.append("interrupted (Ctrl-C)" + (f": not run: {not_run}" if not_run else ""))
     return report
 
 

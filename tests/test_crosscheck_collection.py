@@ -216,3 +216,28 @@ def test_solve_and_xc_exit_statuses(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["solve", "queens", "8", "--count", "--time-limit", "0"]) == 3
     assert main(["solve", "queens", "8", "--limit", "2"]) == 0
     capsys.readouterr()
+
+
+def test_ctrl_c_ends_the_collection_with_what_was_checked() -> None:
+    from test_crosscheck import DroppingBackend, queens_xc
+
+    class Interrupted(DroppingBackend):
+        name = "interrupted"
+
+        def solutions(self, problem: Any, **_: Any) -> Any:
+            search = backends.get("dlx").solutions(problem)
+
+            def interrupt(*args: Any) -> int:
+                raise KeyboardInterrupt
+
+            search._advance = interrupt
+            return search
+
+    found = [collection.Instance(f"queens {n}", queens_xc(n)) for n in (4, 5)]
+    report = collection.check(found, ["dlx", Interrupted()])
+    assert report.interrupted and [o.name for o in report.outcomes] == ["queens 4"]
+    assert (report.verdict, report.exit_status) == ("interrupted", 130)
+    # the record of an interrupted run compares what it checked
+    golden = records.record(collection.check(found, ["dlx", "cpsat"]))
+    assert records.drifts(golden, report) == [
+        records.Drift("queens 4", "status", "agree", "interrupted")]
