@@ -356,6 +356,9 @@ class Command:
     argv: list[str]
     cases: Sequence[object]
     slow: bool = False
+    answered: tuple[int, ...] = (0,)
+    """The exit statuses of a run that answered (`csp solve`: also 1, no
+    solution, and 3, the time limit); any other is an error."""
 
 
 @dataclass
@@ -428,7 +431,7 @@ def measure(command: Command, repeat: int, timeout: float = 3600.0,
         except subprocess.TimeoutExpired:
             row.error = f"killed after {timeout:.0f} s"
             return row
-        if done.returncode != 0:
+        if done.returncode not in command.answered:
             row.error = f"exit status {done.returncode}: {done.stderr.strip()[-300:]}"
             return row
         verdict = verify(command, done.stdout)
@@ -456,7 +459,7 @@ def csp_commands(kind: str, path: Path, cases: Sequence[object], backends: Seque
             label = f"csp (default: {default_backend(kind)})" if backend == "auto" else \
                 f"csp --backend {backend}"
             commands.append(Command(label, kind, mode, argv, slow_cases if slow else cases,
-                                    slow))
+                                    slow, answered=(0, 1, 3)))
     return commands
 
 

@@ -12,11 +12,17 @@ A backend that could not run the problem at all (it refused it, say
 `bitmask` a variable with more than 64 values, or it raised) is not a
 witness: `report.agree` is then False, `report.failed` lists those runs, the
 report says why each could not run, and its last line is never "all backends
-agree". `agree` is True only when every backend ran and none is proved
-wrong (a run stopped by the time limit is still inconclusive, not wrong).
+agree". `agree` is True only when every backend ran, at least two finished
+(one finished run compares nothing) and none is proved wrong (a run stopped
+by the time limit is inconclusive, not wrong). `report.verdict` says it in
+one word, for scripts: `agree`, `disagree`, `failed` (some backend could
+not run), `inconclusive` (fewer than two finished) or `interrupted`.
 
-`csp crosscheck FILE` prints this report; its exit status is 0 when `agree`
-is True, 1 when some backend disagrees *or could not run*, 2 on bad input.
+Every run also keeps `set_hash`, a hash of its solution set that depends
+neither on the order of the solutions nor on the order of the options or
+variables within one (see `solution_hash`): complete runs past `limit`
+solutions still compare their sets by it, and golden records
+(`csp.records`) keep it.
 
 >>> from csp import ExactCover
 >>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
@@ -27,10 +33,13 @@ True
 [('dlx', 1, 'COMPLETE', 'agree'), ('cpsat', 1, 'COMPLETE', 'agree')]
 >>> str(report).splitlines()[-1]
 'all backends agree: 1 solution'
+>>> report.verdict, crosscheck(xc, backends=["dlx"]).verdict
+('agree', 'inconclusive')
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +74,13 @@ class Run:
     solutions: dict[Hashable, Any] | None = None  # normalised -> as returned, in order
     error: str | None = None
     verdict: str = "agree"  # agree | disagree | inconclusive | error
+    set_sum: int = 0
+    """The sum of the valid solutions' `solution_hash`es, mod 2**256."""
+
+    @property
+    def set_hash(self) -> str:
+        """The hash of the solution set found, as 64 hex digits (see `solution_hash`)."""
+        return f"{self.set_sum:064x}"
 
     @property
     def complete(self) -> bool:
@@ -78,6 +94,7 @@ class Run:
             "nodes": self.nodes,
             "time": round(self.time, 6),
             "verdict": self.verdict,
+            "set_hash": self.set_hash,
             "invalid": [{"solution": _jsonable(s), "problems": p} for s, p in self.invalid],
             "duplicates": self.duplicates,
             "error": self.error,
@@ -112,6 +129,24 @@ class CrosscheckReport:
     """Stopped by Ctrl-C: the backends after the interrupted one did not run."""
 
     @property
+    def verdict(self) -> str:
+        """One word: `agree`, `disagree` (some backend proved wrong), `failed`
+        (some backend could not run), `inconclusive` (fewer than two runs
+        finished, so nothing was compared) or `interrupted` (Ctrl-C)."""
+        if self.interrupted:
+            return "interrupted"
+        if any(run.verdict == "disagree" for run in self.runs):
+            return "disagree"
+        if self.failed:
+            return "failed"
+        return "agree" if self.agree else "inconclusive"
+
+    @property
+    def finished(self) -> list[Run]:
+        """The runs that explored the whole search space."""
+        return [run for run in self.runs if run.error is None and run.complete]
+
+    @property
     def failed(self) -> list[Run]:
         """The runs of the backends that could not run the problem (each with
         its `error`): their silence proves nothing."""
@@ -120,6 +155,7 @@ class CrosscheckReport:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "agree": self.agree,
+            "verdict": self.verdict,
             "interrupted": self.interrupted,
             "failed": [run.backend for run in self.failed],
             "sets_compared": self.sets_compared,
@@ -180,8 +216,15 @@ class CrosscheckReport:
             if n is None:
                 return [f"{head}; no disagreement among the others (no complete run)"]
             return [f"{head}; the {ran} that ran agree{found}"]
-        if n is not None:
+        finished = self.finished
+        if n is not None and len(finished) >= 2:
             return [f"all backends agree{found}"]
+        if finished:
+            others = len(self.runs) - 1
+            why = ("no other backend ran" if not others else
+                   f"the other{'s' if others > 1 else ''} did not finish "
+                   "(give more time: --time-limit)")
+            return [f"inconclusive: only {finished[0].backend} finished{found}; {why}"]
         return ["inconclusive: no backend finished, so nothing was compared "
                 "(give more time: --time-limit)"]
 
@@ -231,11 +274,12 @@ def crosscheck(
             break  # Ctrl-C stops the whole check, not one backend
     report = _compare(problem, runs, keep)
     report.notes[:0] = skipped
-    if len(runs) < len(chosen):
+    if runs[-1].status is Status.INTERRUPTED:
+        # Ctrl-C, even during the last backend, stops the caller too (a collection)
         report.interrupted = True
         report.agree = False
-        report.notes.append("interrupted (Ctrl-C): not run: " + ", ".join(
-            b.name for b in chosen[len(runs):]))
+        not_run = ", ".join(b.name for b in chosen[len(runs):])
+        report.notes.append("interrupted (Ctrl-C)" + (f": not run: {not_run}" if not_run else ""))
     return report
 
 
@@ -252,6 +296,7 @@ def _run(problem: Any, backend: Any, keep: int, time_limit: float | None) -> Run
                 if len(run.invalid) < MAX_INVALID:
                     run.invalid.append((solution, wrong))
                 continue
+            run.set_sum = (run.set_sum + solution_hash(problem, solution)) % _MODULUS
             if run.solutions is not None:
                 key = normalise(problem, solution)
                 if key in run.solutions:
@@ -282,6 +327,32 @@ def normalise(problem: Any, solution: Any) -> Hashable:
     if isinstance(problem, ExactCover):
         return tuple(sorted(int(k) for k in solution))
     return frozenset(solution.items())
+
+
+_MODULUS = 1 << 256
+
+
+def canonical(problem: Any, solution: Any) -> str:
+    """A solution as a text independent of the order it was reported in: the
+    sorted option indices (`ExactCover`), or `name=value` sorted by the
+    names' repr (`Model`).
+
+    >>> canonical(ExactCover.from_text("a b\\na\\nb\\n"), (1, 0))
+    '0 1'
+    """
+    if isinstance(problem, ExactCover):
+        return " ".join(str(k) for k in sorted(int(k) for k in solution))
+    return ";".join(sorted(f"{name!r}={int(value)}" for name, value in solution.items()))
+
+
+def solution_hash(problem: Any, solution: Any) -> int:
+    """The SHA-256 of `canonical(problem, solution)`, as an int.
+
+    A solution *set* hashes to the sum of its solutions' hashes mod 2**256
+    (Bellare and Micciancio's AdHash): independent of the order of the
+    solutions, and kept while counting without holding the solutions.
+    """
+    return int.from_bytes(hashlib.sha256(canonical(problem, solution).encode()).digest(), "big")
 
 
 def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
@@ -339,10 +410,22 @@ def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
         else:
             run.verdict = "agree"
     if not sets_compared and complete:
-        notes.append(f"solution sets not compared (over {keep:,} solutions): counts compared")
-    # A backend that could not run is no witness, and runs that all stopped
-    # early compared nothing: either way the check proves nothing.
-    agree = not bad and all(run.error is None for run in runs) and bool(complete)
+        hashes = {run.set_hash for run in complete if not run.invalid}
+        if len(hashes) > 1:
+            # Past `keep` the sets are compared by their hashes: a complete run
+            # whose hash the others do not share found another set.
+            notes.append("complete runs found different solution sets (their hashes differ): "
+                         + ", ".join(f"{run.backend}={run.set_hash[:12]}" for run in complete))
+            shares = [sum(other.set_hash == run.set_hash for other in complete)
+                      for run in complete]
+            bad.update(run.backend for run, n in zip(complete, shares)
+                       if n < max(shares) or shares.count(max(shares)) > max(shares))
+        else:
+            notes.append(f"solution sets not compared one by one (over {keep:,} solutions): "
+                         "counts and set hashes compared")
+    # A backend that could not run is no witness, and fewer than two finished
+    # runs compared nothing: either way the check proves nothing.
+    agree = not bad and all(run.error is None for run in runs) and len(complete) >= 2
     return CrosscheckReport(runs, agree, sets_compared, notes, difference, problem)
 
 
@@ -380,4 +463,5 @@ def _jsonable_name(name: Any) -> Any:
     return name if isinstance(name, (str, int)) else repr(name)
 
 
-__all__ = ["CrosscheckReport", "Difference", "Run", "crosscheck", "normalise"]
+__all__ = ["CrosscheckReport", "Difference", "Run", "canonical", "crosscheck", "normalise",
+           "solution_hash"]

@@ -32,8 +32,6 @@ def brute_force(words):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sator_square_on_every_backend(backend):
-    # python-constraint takes 2 s on this one (the colours become many tables); the
-    # three-letter list below is out of its reach
     [puzzle] = wordsquare.parse(SATOR)
     xc = wordsquare.declare(puzzle)
     found = {wordsquare.decode(puzzle, s, xc) for s in csp.solutions(xc, backend)}
@@ -42,7 +40,7 @@ def test_sator_square_on_every_backend(backend):
         ("rotas", "opera", "tenet", "arepo", "sator")}
 
 
-@pytest.mark.parametrize("backend", [b for b in BACKENDS if b != "python-constraint"])
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_three_letter_words(backend):
     [puzzle] = wordsquare.parse((EXAMPLES / "words3.txt").read_text())
     xc = wordsquare.declare(puzzle)

@@ -6,6 +6,18 @@ what a cross-check wants. Constraints map onto its built-ins where they exist
 (all-different, exact/min/max sums with multipliers, in-set, all-equal); a
 table is a function constraint over a set of tuples.
 
+An `ExactCover` is taken natively, not as one 0/1 variable per option with
+sums (a coloured 4x4 word square took minutes that way): one variable per
+primary item, whose domain is the options covering it, and per primary item
+one `_Cover` constraint that, when its item takes option `o`, forces `o` on
+`o`'s other primary items and removes from every domain the options that
+clash with `o` (sharing a primary item, or a secondary item without the same
+colour). The chosen options are the values taken; since every item's value
+is the one chosen option covering it, each solution is met once. Every
+variable has the same number of constraints, so python-constraint's
+`BacktrackingSolver` picks the variable with the fewest options left, as
+Algorithm X does.
+
 It has no time limit of its own, and its compiled search loop never looks at
 Python's signal flag, so neither a time limit checked between solutions nor
 Ctrl-C would stop a long stretch of search without a solution. `build` adds
@@ -30,8 +42,9 @@ from typing import Any, ClassVar
 
 import constraint as pc
 
-from csp.backends.base import CONSTRAINT_KINDS, Progress, Search
+from csp.backends.base import COLOURS, CONSTRAINT_KINDS, Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
+from csp.exactcover import ExactCover
 from csp.model import Assignment, Model
 from csp.reformulate import allowed_tuples
 from csp.result import Result, Status
@@ -158,21 +171,135 @@ def _member(rows: frozenset[tuple[int, ...]], inside: bool) -> Any:
     return lambda *values: values not in rows
 
 
+class _Clashes:
+    """The options of an exact cover and what each one clashes with.
+
+    `primaries[o]` are the primary items of option `o`; `clashes(o)` the
+    options that cannot be chosen with it (computed when first asked: most
+    options of a large cover are never chosen).
+    """
+
+    def __init__(self, xc: ExactCover) -> None:
+        arrays = xc.arrays()
+        start, items = arrays["start"].tolist(), arrays["items"].tolist()
+        colours = arrays["colours"].tolist()
+        n_primary = xc.n_primary
+        self.entries = [list(zip(items[start[o]:start[o + 1]], colours[start[o]:start[o + 1]]))
+                        for o in range(xc.n_options)]
+        self.primaries = [[i for i, _ in entry if i < n_primary] for entry in self.entries]
+        #: item -> colour (0: none) -> the options giving it that colour
+        self.users: dict[int, dict[int, list[int]]] = {}
+        for o, entry in enumerate(self.entries):
+            for item, colour in entry:
+                self.users.setdefault(item, {}).setdefault(colour, []).append(o)
+        self.n_primary = n_primary
+        self._clashes: dict[int, list[int]] = {}
+
+    def clashes(self, o: int) -> list[int]:
+        found = self._clashes.get(o)
+        if found is None:
+            out: set[int] = set()
+            for item, colour in self.entries[o]:
+                for other_colour, options in self.users[item].items():
+                    # one colour on a secondary item is shared, never anything else
+                    if item < self.n_primary or not colour or other_colour != colour:
+                        out.update(options)
+            out.discard(o)
+            found = self._clashes[o] = sorted(out)
+        return found
+
+
+class _Cover(pc.Constraint):
+    """The constraint of one primary item: when it takes option `o`, so do
+    `o`'s other primary items, and no option clashing with `o` stays in a
+    domain (forward checking; without it, only a check of the assignment).
+    """
+
+    def __init__(self, item: int, clashes: _Clashes) -> None:
+        self.item = item
+        self.data = clashes
+
+    def __call__(self, variables: Any, domains: Any, assignments: Any,  # noqa: D102
+                 forwardcheck: Any = False) -> bool:
+        o = assignments.get(self.item)
+        if o is None:
+            return True
+        primaries = self.data.primaries[o]
+        if any(q != self.item and assignments.get(q) == o for q in primaries):
+            return True  # another item of `o` took it first and did the work
+        for q in primaries:
+            if q == self.item:
+                continue
+            if q in assignments:
+                return False  # q is covered by another option
+            if forwardcheck:
+                domain = domains[q]
+                if o not in domain:
+                    return False
+                for value in domain[:]:
+                    if value != o:
+                        domain.hideValue(value)
+        for other in self.data.clashes(o):
+            for q in self.data.primaries[other]:
+                taken = assignments.get(q)
+                if taken is not None:
+                    if taken == other:
+                        return False
+                    continue
+                if forwardcheck:
+                    domain = domains[q]
+                    if other in domain:
+                        domain.hideValue(other)
+                        if not domain:
+                            return False
+        return True
+
+    def preProcess(self, variables: Any, domains: Any, constraints: Any,  # noqa: N802, D102
+                   vconstraints: Any) -> None:
+        # A one-variable constraint would be folded into its domain and dropped.
+        return None
+
+
+def build_cover(xc: ExactCover, clock: _Clock | None = None) -> pc.Problem | None:
+    """The python-constraint `Problem` of the exact cover `xc`: variable `i` is
+    primary item `i`, its domain the options covering it; None if some primary
+    item has no option."""
+    clashes = _Clashes(xc)
+    domains: list[list[int]] = [[] for _ in range(xc.n_primary)]
+    for o, primaries in enumerate(clashes.primaries):
+        for i in primaries:
+            domains[i].append(o)
+    if not all(domains):
+        return None
+    problem = pc.Problem(pc.BacktrackingSolver())  # the fewest options left first
+    for i, domain in enumerate(domains):
+        problem.addVariable(i, domain)
+        problem.addConstraint(_Cover(i, clashes), [i])
+    if clock is not None and domains:
+        problem.addConstraint(clock, list(range(len(domains))))
+    return problem
+
+
 class PythonConstraintSearch(Search):
     """A lazy walk over python-constraint's solution iterator."""
 
     backend = "python-constraint"
     PROGRESS_SECONDS = 0.2
 
-    def __init__(self, m: Model, *, limit: int | None = None, time_limit: float | None = None,
-                 progress: Progress | None = None) -> None:
+    def __init__(self, problem: Model | ExactCover, *, limit: int | None = None,
+                 time_limit: float | None = None, progress: Progress | None = None) -> None:
         super().__init__()
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0, not {limit}")
         if time_limit is not None and time_limit < 0:
             raise ValueError(f"time_limit must be >= 0, not {time_limit}")
-        self.names: list[Hashable] = list(m.variables)
-        self.problem = build(m, _Clock(self._tick))
+        self.cover = isinstance(problem, ExactCover)
+        if isinstance(problem, ExactCover):
+            self.names: list[Hashable] = list(range(problem.n_primary))
+            self.problem = build_cover(problem, _Clock(self._tick))
+        else:
+            self.names = list(problem.variables)
+            self.problem = build(problem, _Clock(self._tick))
         self.limit = limit
         self.time_limit = time_limit
         self.progress = progress
@@ -243,10 +370,12 @@ class PythonConstraintSearch(Search):
             self._finish(Status.SOLUTION_LIMIT)
         return raw
 
-    def __next__(self) -> Assignment:
+    def __next__(self) -> Assignment | tuple[int, ...]:
         raw = self._next_raw()
         if raw is None:
             raise StopIteration
+        if self.cover:
+            return tuple(sorted(set(raw.values())))  # the options the items took
         return Assignment((x, raw[i]) for i, x in enumerate(self.names))
 
     def count(self) -> Result:
@@ -269,23 +398,24 @@ class PythonConstraintSearch(Search):
 
 
 class PythonConstraintBackend:
-    """python-constraint's backtracking solver; native form `Model`."""
+    """python-constraint's backtracking solver; native form `Model`, and an
+    `ExactCover` taken directly (a variable per primary item)."""
 
     name: ClassVar[str] = "python-constraint"
     native: ClassVar[type] = Model
-    accepts: ClassVar[tuple[type, ...]] = (Model,)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS
+    accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS}
 
-    def solutions(self, problem: Model, *, limit: int | None = None,
+    def solutions(self, problem: Model | ExactCover, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None
                   ) -> PythonConstraintSearch:
         return PythonConstraintSearch(problem, limit=limit, time_limit=time_limit,
                                       progress=progress)
 
-    def count(self, problem: Model, *, time_limit: float | None = None,
+    def count(self, problem: Model | ExactCover, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
         return PythonConstraintSearch(problem, time_limit=time_limit,
                                       progress=progress).count()
 
 
-__all__ = ["PythonConstraintBackend", "PythonConstraintSearch", "build"]
+__all__ = ["PythonConstraintBackend", "PythonConstraintSearch", "build", "build_cover"]

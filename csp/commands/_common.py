@@ -10,7 +10,35 @@ from collections.abc import Callable
 from typing import Any
 
 from csp.exactcover import decode_text, read_bounded, read_text_file
-from csp.result import Stats
+from csp.result import Stats, Status
+
+EXIT_NO_SOLUTION = 1
+"""`csp solve` and `csp xc`: the search finished and found no solution."""
+EXIT_BAD_INPUT = 2
+EXIT_TIME_LIMIT = 3
+"""The time limit stopped a search before it finished: the answer is partial."""
+EXIT_INTERRUPTED = 130
+_SERIOUSNESS = (0, EXIT_NO_SOLUTION, EXIT_TIME_LIMIT, EXIT_BAD_INPUT, EXIT_INTERRUPTED)
+
+
+def exit_status(status: Status, count: int) -> int:
+    """The exit status of `csp solve` and `csp xc` for a search that ended
+    with `status` after `count` solutions: 0 (solved, or stopped by --limit),
+    1 no solution, 3 time limit, 130 interrupted.
+
+    >>> exit_status(Status.COMPLETE, 0), exit_status(Status.TIME_LIMIT, 5)
+    (1, 3)
+    """
+    if status is Status.INTERRUPTED:
+        return EXIT_INTERRUPTED
+    if status is Status.TIME_LIMIT:
+        return EXIT_TIME_LIMIT
+    return EXIT_NO_SOLUTION if status is Status.COMPLETE and count == 0 else 0
+
+
+def most_serious(codes: list[int]) -> int:
+    """Of several exit statuses, the one to report: 130, then 2, 3, 1, 0."""
+    return max(codes, key=_SERIOUSNESS.index, default=0)
 
 
 def read_input(path: str) -> tuple[str, str]:
@@ -42,10 +70,11 @@ def read_cover_input(args: argparse.Namespace) -> Any:
     from csp.coverfiles import read_cover
 
     text, source = (None, args.file) if args.file.endswith(".npy") else read_input(args.file)
-    return read_cover(source, args.format, text=text, warn=_warn)
+    return read_cover(source, args.format, text=text, warn=warn)
 
 
-def _warn(message: str) -> None:
+def warn(message: str) -> None:
+    """Say on stderr what reading an input dropped or changed."""
     print(f"csp: warning: {message}", file=sys.stderr)
 
 
@@ -163,3 +192,31 @@ def parallel_count(problem: Any, backend: str, args: argparse.Namespace,
                               progress=show if progress.enabled else None)
     finally:
         progress.clear()
+
+
+class ProgressBar:
+    """A progress bar of the puzzles (or instances: `unit`) done, on stderr;
+    the caller shows it on a terminal only, unless told otherwise."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, unit: str = "puzzles") -> None:
+        self.total = total
+        self.unit = unit
+        self.started = time.perf_counter()
+        self.last = 0.0
+
+    def show(self, done: int, *, force: bool = False) -> None:
+        """Draw the bar (at most ten times a second unless `force`)."""
+        now = time.perf_counter()
+        if now - self.last < 0.1 and not force:
+            return
+        self.last = now
+        filled = self.WIDTH * done // self.total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} "
+                         f"{self.unit} {now - self.started:.1f}s\x1b[K")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()

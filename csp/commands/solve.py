@@ -7,7 +7,10 @@ object per puzzle with `--json` (and, with `--stats`, a last object
 puzzle is reported with its line and the others are still solved; the exit
 status is then 2; an input without any puzzle is an error (exit 2). Ctrl-C
 ends the puzzle being solved as INTERRUPTED, printing what was found, and
-exits with 130.
+exits with 130. Otherwise the exit status says how the searches ended: 0
+solved (or stopped by --limit), 1 no solution, 3 stopped by --time-limit
+before the search finished; of several puzzles, the most serious wins
+(130, 2, 3, 1, 0).
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ import csp
 from csp import backends, problems, symmetry
 from csp.backends.base import Search
 from csp.commands._common import (
+    ProgressBar,
     ProgressLine,
     add_parallel_options,
+    exit_status,
     limit_seconds,
+    most_serious,
     parallel_count,
     positive_int,
     read_input,
@@ -135,10 +141,11 @@ def run(args: argparse.Namespace) -> int:
         if args.checkpoint is not None and len(items) > 1:
             raise InputError(f"--checkpoint journals one count: the input has {len(items)} "
                              "puzzles; give one per file")
-    bar = _Bar(len(items)) if len(items) > 1 and sys.stderr.isatty() else None
+    bar = ProgressBar(len(items), "puzzles") if len(items) > 1 and sys.stderr.isatty() else None
     progress = ProgressLine()
     totals = Stats(nodes=0)
     bad = solved = 0
+    codes: list[int] = []
     started = time.perf_counter()
     status: Status | None = Status.COMPLETE
     try:
@@ -160,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
                                           source=source), args, bar)
                 continue
             solved += count > 0
+            codes.append(exit_status(status, count))
             _add(totals, stats, count)
             if status is Status.INTERRUPTED:
                 break
@@ -176,10 +184,10 @@ def run(args: argparse.Namespace) -> int:
                               "nodes": totals.nodes})
     if status is Status.INTERRUPTED:
         return 130
-    return 2 if bad else 0
+    return most_serious(codes + [2] * bool(bad))
 
 
-def _report_bad(error: InputError, args: argparse.Namespace, bar: _Bar | None) -> None:
+def _report_bad(error: InputError, args: argparse.Namespace, bar: ProgressBar | None) -> None:
     if bar is not None:
         bar.clear()
     if args.json:
@@ -198,7 +206,7 @@ def _native_form(kind: Kind, backend: str) -> str | None:
 
 
 def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
-               progress: ProgressLine, bar: _Bar | None) -> tuple[Status, Stats, int]:
+               progress: ProgressLine, bar: ProgressBar | None) -> tuple[Status, Stats, int]:
     """Solve, count or list one puzzle and print its answer; return how it ended,
     its statistics and the number of solutions reported."""
     everything = args.all or (args.limit is not None and not args.count)
@@ -248,7 +256,7 @@ def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
 
 
 def _list(kind: Kind, item: Any, problem: Any, search: Search, texts: list[str],
-          args: argparse.Namespace, progress: ProgressLine, bar: _Bar | None) -> None:
+          args: argparse.Namespace, progress: ProgressLine, bar: ProgressBar | None) -> None:
     """Collect (and, without --json, print) each solution of `search` in `texts`.
 
     Ctrl-C may arrive here, while a solution is decoded or printed, rather
@@ -289,7 +297,7 @@ def _print_summary(args: argparse.Namespace, summary: dict[str, Any]) -> None:
           f"solutions={summary['solutions']:,} time={summary['time']:.3f}s{nodes}")
 
 
-def _emit(texts: list[str], progress: ProgressLine, bar: _Bar | None) -> None:
+def _emit(texts: list[str], progress: ProgressLine, bar: ProgressBar | None) -> None:
     """Print the latest answer; multi-line answers are separated by blank lines."""
     progress.clear()
     if bar is not None:
@@ -315,28 +323,3 @@ def _add(totals: Stats, stats: Stats, count: int) -> None:
         totals.nodes = None
     else:
         totals.nodes += stats.nodes
-
-
-class _Bar:
-    """A progress bar of puzzles done, on a terminal's stderr."""
-
-    WIDTH = 30
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.started = time.perf_counter()
-        self.last = 0.0
-
-    def show(self, done: int) -> None:
-        now = time.perf_counter()
-        if now - self.last < 0.1:
-            return
-        self.last = now
-        filled = self.WIDTH * done // self.total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} "
-                         f"puzzles {now - self.started:.1f}s\x1b[K")
-        sys.stderr.flush()
-
-    def clear(self) -> None:
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()

@@ -1,4 +1,9 @@
-"""`csp xc FILE`: solve, count or enumerate an exact cover in Knuth's format."""
+"""`csp xc FILE`: solve, count or enumerate an exact cover in Knuth's format.
+
+Exit status: 0 solved (or stopped by --limit), 1 no solution (the search
+finished), 2 bad input, 3 stopped by --time-limit before the search finished,
+130 interrupted (Ctrl-C).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from csp.commands._common import (
     ProgressLine,
     add_format_option,
     add_parallel_options,
+    exit_status,
     limit_seconds,
     parallel_count,
     positive_int,
@@ -75,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write("\n")
         noun = "solution" if number == 1 else "solutions"
         print(f"{number} {noun} {status.value} backend={backend} {stats.summary()}")
-    return 130 if status is Status.INTERRUPTED else 0
+    return exit_status(status, number)
 
 
 def _count(xc: ExactCover, backend: str, args: argparse.Namespace,

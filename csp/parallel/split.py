@@ -67,7 +67,7 @@ class Splitter:
         cut: a checkpoint of another problem or splitting does not match."""
         digest = hashlib.sha256()
         digest.update(f"{self.kind}|{self.plan.name}|".encode())
-        digest.update(_describe(self.plan.target).encode())
+        digest.update(describe(self.plan.target).encode())
         return digest.hexdigest()[:32]
 
 
@@ -205,7 +205,7 @@ def forced(xc: ExactCover, prefix: Key) -> ExactCover:
     return sub
 
 
-def _describe(problem: Any) -> str:
+def describe(problem: Any) -> str:
     """The problem as a canonical text, for its fingerprint."""
     if isinstance(problem, ExactCover):
         arrays = problem.arrays()
@@ -223,5 +223,5 @@ def _describe(problem: Any) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CoverSplitter", "Key", "PrefixSplitter", "Splitter", "ValueSplitter", "forced",
-           "restrict", "splitter_for"]
+__all__ = ["CoverSplitter", "Key", "PrefixSplitter", "Splitter", "ValueSplitter", "describe",
+           "forced", "restrict", "splitter_for"]
