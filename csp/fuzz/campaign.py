@@ -115,7 +115,7 @@ def fuzz(
         if form not in FORMS:
             raise InputError(f"unknown form {form!r} (use {' or '.join(FORMS)})")
     if seed is None:
-        seed = random.SystemRandom().randrange(1 << 32)
+        seed = random_seed()
     if instances is None and seconds is None:
         instances = DEFAULT_INSTANCES
     report = FuzzReport(seed, names, per_backend={name: Counter() for name in names},
@@ -147,6 +147,11 @@ def fuzz(
         report.interrupted = True
     report.elapsed = time.monotonic() - began
     return report
+
+
+def random_seed() -> int:
+    """A fresh seed for a campaign (printed, so that it can be replayed)."""
+    return random.SystemRandom().randrange(1 << 32)
 
 
 def _tally(report: FuzzReport, form: str, verdict: Verdict) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 from csp import dispatch
 from csp.backends.base import Backend
 from csp.crosscheck import CrosscheckReport, crosscheck, normalise
-from csp.errors import InputError
+from csp.errors import Refused
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.result import Status
@@ -80,7 +80,7 @@ def compare(problem: ExactCover | Model, backends: Sequence[str | Backend],
     for backend in backends:
         try:
             dispatch.prepare(problem, backend)
-        except InputError as err:  # refused by what it declares: no witness, no finding
+        except Refused as err:  # refused by what it declares: no witness, no finding
             skipped[_name(backend)] = str(err)
             continue
         except Exception:  # noqa: BLE001 - a crash while preparing: crosscheck reports it

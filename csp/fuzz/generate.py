@@ -39,7 +39,8 @@ Entry = tuple[str, "str | None"]
 """An item of an option, with its colour (None: uncoloured)."""
 
 
-def instance(seed: int, index: int, forms: Sequence[str] = FORMS) -> tuple[str, CoverSpec | ModelSpec]:
+def instance(seed: int, index: int,
+             forms: Sequence[str] = FORMS) -> tuple[str, CoverSpec | ModelSpec]:
     """Instance `index` of the campaign `seed`: its form and its spec."""
     rng = random.Random(f"csp-fuzz:{seed}:{index}")  # a str seed is hashed the same everywhere
     form = forms[int(rng.random() * len(forms))]  # one draw, however many forms

@@ -3,7 +3,8 @@ Python snippet that runs alone, each headed by the seed and the verdict.
 
 The exact cover reads back with `csp crosscheck FILE` (its header lines are
 comments of Knuth's format, `| ...`); the snippet builds the model as `m`
-and, run as a script, cross-checks it on the backends that disagreed.
+and, run as a script, cross-checks it on the backends that disagreed (exit
+status 1 while they still do).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ def model_file(spec: ModelSpec, header: Sequence[str], backends: Sequence[str]) 
     lines = [f"# {line}" for line in header]
     lines.append("# A backend registered at run time (csp.backends.register) must be "
                  "registered before the crosscheck.")
-    lines += ["import csp", "", spec.source().rstrip("\n"), "",
+    lines += ["import csp", spec.source().rstrip("\n"), "",
               'if __name__ == "__main__":',
-              f"    print(csp.crosscheck(m, backends={list(backends)!r}))"]
+              f"    report = csp.crosscheck(m, backends={list(backends)!r})",
+              "    print(report)",
+              "    raise SystemExit(0 if report.agree else 1)"]
     return "\n".join(lines) + "\n"
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from csp.constraints import AllDifferent, Relation, Sum, Table
 from csp.exactcover import ExactCover
 from csp.model import Model
+from csp.testing.agree import assert_backends_agree
 
 QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 16: 14_772_512}
 """N queens: the number of solutions (OEIS A000170)."""
@@ -160,6 +161,7 @@ def wrong(problem: ExactCover | Model, solution: Any) -> Sequence[str]:
 
 
 __all__ = [
+    "assert_backends_agree",
     "COLOURED_SOLUTIONS",
     "COLOURED_TEXT",
     "QUEENS",
