@@ -68,15 +68,17 @@ def chosen_backends(config: pytest.Config) -> list[str]:
     """The backend names `csp_backend` takes in this run."""
     from csp import backends
 
+    given = list(config.getoption("csp_backend") or [])
     names = _named(config)
     if not names:
         return backends.available()
     chosen = []
-    for name in names:
+    for k, name in enumerate(names):
         try:
             chosen.append(backends.get(name).name)  # an alias resolves to its name
         except backends.BackendUnavailable as err:
-            raise pytest.UsageError(f"{OPTION}/{OPTIONS} {name}: {err}") from err
+            option = OPTION if k < len(given) else OPTIONS
+            raise pytest.UsageError(f"{option} {name}: {err}") from err
     return list(dict.fromkeys(chosen))
 
 
