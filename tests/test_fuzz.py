@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 import pytest
+from buggy_backends import DropsOne
 
 import csp
 from csp import ExactCover, Model, Status, backends
@@ -20,34 +21,6 @@ from csp.cli import main
 from csp.fuzz import compare, fuzz
 from csp.fuzz.generate import FORMS, KINDS, CoverSpec, ModelSpec, instance
 from csp.testing import permutations_model
-
-
-class DroppingSearch(Search):
-    """A search that loses the second solution it is given."""
-
-    def __init__(self, inner: Search) -> None:
-        super().__init__()
-        self.inner, self.seen, self.stats = inner, 0, inner.stats
-
-    def __next__(self) -> Any:
-        while True:
-            try:
-                solution = next(self.inner)
-            except StopIteration:
-                self.status = self.inner.status
-                raise
-            self.seen += 1
-            if self.seen != 2:
-                return solution
-
-
-class DropsOne(DLXBackend):
-    """Dancing links that drops one solution when there are two or more."""
-
-    name: ClassVar[str] = "drops-one"
-
-    def solutions(self, problem: Any, **limits: Any) -> Search:
-        return DroppingSearch(super().solutions(problem, **limits))
 
 
 class Hangs(DLXBackend):

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 # pytester gives the inner runs a home directory of their own: settle numba's
@@ -34,43 +36,13 @@ def pytest_unconfigure(config):
     backends.unregister("nocolours")
 '''
 
-BUGGY = '''
-from typing import Any, ClassVar
-
-from csp.backends.base import Search
-from csp.backends.dlx import DLXBackend
-
-
-class Dropping(Search):
-    def __init__(self, inner):
-        super().__init__()
-        self.inner, self.seen, self.stats = inner, 0, inner.stats
-
-    def __next__(self):
-        while True:
-            try:
-                solution = next(self.inner)
-            except StopIteration:
-                self.status = self.inner.status
-                raise
-            self.seen += 1
-            if self.seen != 2:
-                return solution
-
-
-class DropsOne(DLXBackend):
-    """Loses the second solution: a backend with a bug."""
-    name: ClassVar[str] = "drops-one"
-
-    def solutions(self, problem: Any, **limits: Any) -> Search:
-        return Dropping(super().solutions(problem, **limits))
-'''
+BUGGY = (Path(__file__).parent / "buggy_backends.py").read_text()
 
 USER_TESTS = '''
 import csp
 from csp.testing import assert_backends_agree
 
-from buggy import DropsOne
+from buggy_backends import DropsOne
 
 COLOURED = "a b c | x\\na x:red\\nb x:red\\nc\\na b\\n"
 TWO = "a b\\na\\nb\\na b\\n"
@@ -106,7 +78,7 @@ def warm() -> None:
 @pytest.fixture
 def user(pytester: pytest.Pytester, warm: None) -> pytest.Pytester:
     pytester.makeconftest(CONFTEST)
-    pytester.makepyfile(test_puzzles=USER_TESTS, buggy=BUGGY)
+    pytester.makepyfile(test_puzzles=USER_TESTS, buggy_backends=BUGGY)
     return pytester
 
 

@@ -12,9 +12,8 @@ import argparse
 import json
 
 from csp import backends
-from csp.commands._common import limit_seconds, positive_int, read_input
+from csp.commands._common import backend_list, limit_seconds, positive_int, read_input
 from csp.crosscheck import DEFAULT_LIMIT, crosscheck
-from csp.errors import InputError
 from csp.exactcover import ExactCover
 
 
@@ -40,13 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    names = None
-    if args.backends is not None:
-        names = [name.strip() for name in args.backends.split(",") if name.strip()]
-        if not names:
-            raise InputError("--backends: no backend named")
-        for name in names:
-            backends.get(name)  # an unknown or missing backend is an error (exit 2)
+    names = backend_list(args.backends)
     text, source = read_input(args.file)
     xc = ExactCover.from_text(text, source=source)
     report = crosscheck(xc, backends=names, limit=args.limit, time_limit=args.time_limit)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import argparse
 
 from csp import backends
-from csp.commands._common import ProgressLine, positive_int, seconds, worker_count
-from csp.errors import InputError
+from csp.commands._common import ProgressLine, backend_list, positive_int, seconds, worker_count
 from csp.fuzz import campaign
 from csp.fuzz.generate import FORMS
 
@@ -59,13 +58,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    names = None
-    if args.backends is not None:
-        names = [name.strip() for name in args.backends.split(",") if name.strip()]
-        if not names:
-            raise InputError("--backends: no backend named")
-        for name in names:
-            backends.get(name)  # an unknown or missing backend is an error (exit 2)
+    names = backend_list(args.backends)
     forms = FORMS if args.form == "both" else (args.form,)
     progress = ProgressLine()
 

@@ -1,0 +1,40 @@
+"""A backend with a bug, for the tests that show csp finds one: dancing
+links that loses the second solution whenever there are two or more.
+
+`tests/test_fuzz.py` fuzzes it; `tests/test_testing_plugin.py` copies this
+file next to a user's test file, as a module of their own."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from csp.backends.base import Search
+from csp.backends.dlx import DLXBackend
+
+
+class DroppingSearch(Search):
+    """A search that loses the second solution it is given."""
+
+    def __init__(self, inner: Search) -> None:
+        super().__init__()
+        self.inner, self.seen, self.stats = inner, 0, inner.stats
+
+    def __next__(self) -> Any:
+        while True:
+            try:
+                solution = next(self.inner)
+            except StopIteration:
+                self.status = self.inner.status
+                raise
+            self.seen += 1
+            if self.seen != 2:
+                return solution
+
+
+class DropsOne(DLXBackend):
+    """Dancing links that drops one solution when there are two or more."""
+
+    name: ClassVar[str] = "drops-one"
+
+    def solutions(self, problem: Any, **limits: Any) -> Search:
+        return DroppingSearch(super().solutions(problem, **limits))
