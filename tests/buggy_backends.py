@@ -1,5 +1,6 @@
-"""A backend with a bug, for the tests that show csp finds one: dancing
-links that loses the second solution whenever there are two or more.
+"""Backends with bugs, for the tests that show csp finds them: dancing
+links that loses the second solution whenever there are two or more, and
+dancing links blind to colours.
 
 `tests/test_fuzz.py` fuzzes it; `tests/test_testing_plugin.py` copies this
 file next to a user's test file, as a module of their own."""
@@ -10,6 +11,7 @@ from typing import Any, ClassVar
 
 from csp.backends.base import Search
 from csp.backends.dlx import DLXBackend
+from csp.exactcover import ExactCover
 
 
 class DroppingSearch(Search):
@@ -38,3 +40,16 @@ class DropsOne(DLXBackend):
 
     def solutions(self, problem: Any, **limits: Any) -> Search:
         return DroppingSearch(super().solutions(problem, **limits))
+
+
+class ColourBlind(DLXBackend):
+    """Dancing links that reads a coloured secondary item as uncoloured: it
+    misses the solutions where two options agree on a colour."""
+
+    name: ClassVar[str] = "colour-blind"
+
+    def solutions(self, problem: Any, **limits: Any) -> Search:
+        plain = ExactCover(problem.primary, problem.secondary)
+        for k in range(problem.n_options):
+            plain.add_option([name for name, _colour in problem.option(k)])
+        return super().solutions(plain, **limits)

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 import pytest
-from buggy_backends import DropsOne
+from buggy_backends import ColourBlind, DropsOne
 
 import csp
 from csp import ExactCover, Model, Status, backends
@@ -90,6 +90,24 @@ def test_a_wrong_plugin_is_found_and_shrunk(wrong: str, tmp_path: Any, form: str
     # Shrinking is deterministic: the same campaign gives the same instance.
     again = fuzz([wrong, "dlx"], seed=1, instances=200, forms=(form,), out=tmp_path / "again")
     assert again.findings[0].shrunk == small and again.findings[0].index == finding.index
+
+
+def test_a_subtler_bug_shrinks_to_its_essence(tmp_path: Any) -> None:
+    backends.register(ColourBlind)
+    try:
+        report = fuzz(["colour-blind", "dlx"], seed=1, instances=300, forms=("exact-cover",),
+                      out=tmp_path)
+    finally:
+        backends.unregister("colour-blind")
+    [finding] = report.findings
+    small = finding.shrunk
+    assert isinstance(small, CoverSpec)
+    # Two options that share one secondary item, agreeing on its colour.
+    assert len(small.options) == 2 and len(small.secondary) == 1, small
+    [(_, colour_a)], [(_, colour_b)] = ([e for e in option if e[0] in small.secondary]
+                                        for option in small.options)
+    assert colour_a == colour_b is not None
+    assert not ExactCover.read(finding.files[0]).check((0, 1))
 
 
 def test_brute_force_catches_a_backend_fuzzed_alone(wrong: str, tmp_path: Any) -> None:
