@@ -107,10 +107,12 @@ def fuzz(
     into the directory `out`. An unknown or unavailable backend is a
     `BackendUnavailable` before anything runs.
     """
-    chosen = list(registry.available() if backends is None else backends)
-    if not chosen:
+    given = list(registry.available() if backends is None else backends)
+    if not given:
         raise InputError("no backend to fuzz")
-    names = [registry.get(b).name for b in chosen]  # fails here on an unknown name
+    names = [registry.get(b).name for b in given]  # fails here on an unknown name
+    # An alias runs under its backend's name, the name every report uses.
+    chosen = [name if isinstance(b, str) else b for name, b in zip(names, given)]
     for form in forms:
         if form not in FORMS:
             raise InputError(f"unknown form {form!r} (use {' or '.join(FORMS)})")
