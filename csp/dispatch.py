@@ -37,7 +37,7 @@ from typing import Any
 from csp import backends
 from csp.backends.base import COLOURS, MULTIPLICITIES, SPLIT, Backend, Progress, Search
 from csp.constraints import AllDifferent, Compare, Constraint, Table
-from csp.errors import BackendUnavailable, InputError
+from csp.errors import BackendUnavailable, InputError, Refused
 from csp.exactcover import ExactCover
 from csp.model import Assignment, Model
 from csp.result import Result
@@ -114,7 +114,8 @@ def resolve(problem: Problem, backend: str | Backend = "auto") -> Backend:
 
 
 def prepare(problem: Problem, backend: str | Backend = "auto") -> Plan:
-    """`problem` made ready for `backend`; an `InputError` if it cannot take it.
+    """`problem` made ready for `backend`; a `Refused` (an `InputError`) if
+    it cannot take it.
 
     With `"auto"`, a default backend that refuses the problem (see `refusal`)
     gives way to the first available one that takes it, and the plan's `note`
@@ -132,7 +133,7 @@ def prepare(problem: Problem, backend: str | Backend = "auto") -> Plan:
             if why_not is None:
                 other.note = f"auto: {refused}; solved with {name} instead"
                 return other
-    raise InputError(f"{refused}; backends that take it: "
+    raise Refused(f"{refused}; backends that take it: "
                      f"{', '.join(takers(problem)) or 'none available'}")
 
 

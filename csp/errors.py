@@ -53,6 +53,12 @@ class InputWarning(UserWarning):
     without a primary item, which Knuth's programs drop with a warning too."""
 
 
+class Refused(InputError):
+    """A backend does not take this problem, by what it declares (its
+    capabilities or its `refuses`): raised before solving. The problem is
+    fine; another backend takes it (the message names them)."""
+
+
 class BackendUnavailable(RuntimeError):
     """A backend that is not installed or cannot take this problem."""
 

@@ -78,6 +78,22 @@ def warn(message: str) -> None:
     print(f"csp: warning: {message}", file=sys.stderr)
 
 
+def backend_list(text: str | None) -> list[str] | None:
+    """The names of a `--backends a,b,c` option (None if not given), each
+    known and available: an unknown or missing one is an error (exit 2)."""
+    if text is None:
+        return None
+    from csp import backends
+    from csp.errors import InputError
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise InputError("--backends: no backend named")
+    for name in names:
+        backends.get(name)
+    return names
+
+
 def positive_int(text: str) -> int:
     """argparse type: an int >= 0."""
     return _at_least(text, 0)

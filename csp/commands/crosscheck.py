@@ -36,6 +36,7 @@ from csp.collection import (
 from csp.commands._common import (
     ProgressBar,
     add_format_option,
+    backend_list,
     positive_int,
     read_input,
     seconds,
@@ -84,17 +85,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _names(text: str | None) -> list[str] | None:
-    if text is None:
-        return None
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise InputError("--backends: no backend named")
-    for name in names:
-        backends.get(name)  # an unknown or missing backend is an error (exit 2)
-    return names
-
-
 def _instances(args: argparse.Namespace) -> list[Instance]:
     if args.form is not None and args.kind is None:
         raise InputError("--form goes with --kind")
@@ -115,7 +105,7 @@ def _instances(args: argparse.Namespace) -> list[Instance]:
 
 
 def run(args: argparse.Namespace) -> int:
-    names = _names(args.backends)
+    names = backend_list(args.backends)
     golden = records.read(args.against) if args.against is not None else None
     found = _instances(args)
     if golden is not None:

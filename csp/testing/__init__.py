@@ -10,7 +10,14 @@ An outside author's test file is then one line:
 
     from csp.testing.contract import *  # noqa: F401,F403
 
-and `pytest --csp-backend mine` runs the contract on their backend only.
+and `pytest --csp-backend mine` runs the contract on their backend only
+(`--csp-backends a,b` names several at once).
+
+For a user's own puzzles, `assert_backends_agree(problem)` runs a problem on
+every backend that takes it (or those chosen by `--csp-backends`) and fails
+with the crosscheck's table unless they all finish and agree; a test taking
+`csp_backend` runs once per backend, skipped for a backend that refuses its
+problem by what it declares.
 
 The reference problems carry their answers from outside any backend (OEIS,
 the count of 4x4 sudoku grids, brute force), and every solution a backend
@@ -33,6 +40,7 @@ from typing import Any
 from csp.constraints import AllDifferent, Relation, Sum, Table
 from csp.exactcover import ExactCover
 from csp.model import Model
+from csp.testing.agree import assert_backends_agree
 
 QUEENS = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 16: 14_772_512}
 """N queens: the number of solutions (OEIS A000170)."""
@@ -191,6 +199,7 @@ def wrong(problem: ExactCover | Model, solution: Any) -> Sequence[str]:
 
 __all__ = [
     "BOUNDED_TEXT",
+    "assert_backends_agree",
     "COLOURED_SOLUTIONS",
     "COLOURED_TEXT",
     "QUEENS",
