@@ -16,6 +16,11 @@ never a backend's name, decides what the rest of `csp` does with it:
   `count_chosen`) on its native form, so parallel counting and canonicity
   pruning up to symmetry cut its own search tree into subproblems;
 - `COLOURS`: an exact-cover backend that takes coloured secondary items;
+- `FAMILY`: the backend also implements `solve_many(problem, givens, count=,
+  progress=)` on its native form: many puzzles of one shape, the structure
+  compiled once and each puzzle only its givens (forced options for an exact
+  cover, fixed domains for a model), yielding a `Result` per puzzle (see
+  `csp.family`);
 - a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
   model backend that takes that kind of constraint as it is. A constraint of
   another kind is decomposed (into a `Table`, or an all-different into `!=`
@@ -45,6 +50,8 @@ SPLIT = "split"
 """The backend implements `Splitting` on its native form."""
 COLOURS = "colours"
 """An exact-cover backend that takes coloured secondary items."""
+FAMILY = "family"
+"""The backend solves many puzzles of one shape in one compiled loop (`solve_many`)."""
 CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
 """The kinds of constraint (`Constraint.kind`) a model backend may declare."""
 
