@@ -70,10 +70,22 @@ class ExactCover:
         self.primary: list[Item] = []
         self.secondary: list[Item] = []
         self._index: dict[Item, int] = {}
-        for item in primary:
-            self._declare(item, self.primary)
-        for item in secondary:
-            self._declare(item, self.secondary)
+        primary, secondary = list(primary), list(secondary)
+        try:
+            # All at once (the common case): one dict, checked by its size.
+            self._index = dict(zip(primary, range(len(primary))))
+            self._index.update(zip(secondary, range(len(secondary))))
+            fast = len(self._index) == len(primary) + len(secondary)
+        except TypeError:  # an unhashable name: the loop below names it
+            fast = False
+        if fast:
+            self.primary, self.secondary = primary, secondary
+        else:
+            self._index = {}
+            for item in primary:
+                self._declare(item, self.primary)
+            for item in secondary:
+                self._declare(item, self.secondary)
         # Secondary items are numbered after all primary ones; since items
         # may be declared in one go only, fix the numbering now.
         n_primary = len(self.primary)
@@ -248,8 +260,9 @@ class ExactCover:
                              f"{self.colours[codes[bad[0]] - 1]!r} on primary item "
                              f"{_show(self.items_name(int(items[bad[0]])))}",
                              token=self.items_name(int(items[bad[0]])))
-        order = np.lexsort((items, owner))
-        twice = np.flatnonzero((np.diff(owner[order]) == 0) & (np.diff(items[order]) == 0))
+        key = owner * max(self.n_items, 1) + items  # (option, item), one number
+        order = np.argsort(key)
+        twice = np.flatnonzero(np.diff(key[order]) == 0)
         if len(twice):
             at = order[twice[0]]
             raise InputError(f"item {_show(self.items_name(int(items[at])))} twice in option "
