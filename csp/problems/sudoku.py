@@ -157,6 +157,11 @@ def _character_grids(raw_lines: list[str]) -> list[tuple[int, str]]:
                 out.append((at + 1, "".join(r.strip() for r in raw_lines[at:run])))
                 at = run
                 continue
+            # A longer run, all of it: its tail is never a grid (974 lines of
+            # 81 are 974 puzzles, not 893 and a grid), and it is counted once.
+            out.extend((k + 1, raw_lines[k]) for k in range(at, run))
+            at = run
+            continue
         out.append((at + 1, raw_lines[at]))
         at += 1
     return out
