@@ -200,13 +200,15 @@ class ExactCover:
         colour_names: Iterable[Hashable] = (),
         data: Iterable[Any] | None = None,
         name: str | None = None,
+        check: bool = True,
     ) -> ExactCover:
         """An exact cover declared from arrays, in compressed-row (CSR) style,
         with no Python work per option: option k covers the items numbered
         `indices[indptr[k]:indptr[k + 1]]` (0-based, primary items first, then
         secondary ones). `colours`, if given, has one entry per index: 0 for
         none, c > 0 for `colour_names[c - 1]`. `data` holds each option's
-        payload (default None). The same checks as `add_option`, vectorised.
+        payload (default None). The same checks as `add_option`, vectorised
+        (`check=False` skips them, for arrays valid by construction).
 
         >>> xc = ExactCover.from_arrays(["a", "b"], ["x"], [0, 2, 4, 5], [0, 2, 1, 2, 1],
         ...                             [0, 1, 0, 1, 0], colour_names=["red"])
@@ -229,7 +231,8 @@ class ExactCover:
                              f"len(indices) = {len(items)}")
         if len(codes) != len(items):
             raise InputError(f"{len(codes)} colours for {len(items)} indices")
-        xc._check_arrays(start, items, codes)
+        if check:
+            xc._check_arrays(start, items, codes)
         xc._start = start.tolist()
         xc._items = items.tolist()
         xc._colours = codes.tolist()

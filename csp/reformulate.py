@@ -336,7 +336,8 @@ def _declare_lowering(
     entry_items = np.concatenate(items)[order]
     entry_colours = np.concatenate(colours)[order]
     counts = np.bincount(option, minlength=n_assign)
-    data: list[Any] = list(zip(map(names.__getitem__, opt_var.tolist()), opt_val.tolist()))
+    chosen_var, chosen_val = opt_var.tolist(), opt_val.tolist()
+    data: list[Any] = list(zip(map(names.__getitem__, chosen_var), chosen_val))
     # The tables' options: one per allowed tuple, colouring the scope's values.
     colour_of = {v: i + 1 for i, v in enumerate(colour_names)}
     table_items: list[int] = []
@@ -361,8 +362,7 @@ def _declare_lowering(
         primary, secondary, indptr.astype(np.int64),
         np.concatenate([entry_items, np.asarray(table_items, dtype=np.int64)]),
         np.concatenate([entry_colours, np.asarray(table_colours, dtype=np.int64)]),
-        colour_names=colour_names, data=data, name=m.name)
-    chosen_var, chosen_val = opt_var.tolist(), opt_val.tolist()
+        colour_names=colour_names, data=data, name=m.name, check=False)  # valid as built
 
     def decode(solution: Sequence[int]) -> Assignment:
         found: dict[Hashable, int] = {}
