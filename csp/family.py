@@ -150,9 +150,10 @@ def _lowered_givens(shape: ExactCover | Model, target: Any, puzzles: list[Any]
     option = {payload: k for k, payload in enumerate(target.data)}
     lowered = []
     for fixed in puzzles:
-        if any(len(values) != 1 for values in fixed.values()):
-            return None
-        lowered.append([option[(name, values[0])] for name, values in fixed.items()])
+        pairs = [(name, values[0]) for name, values in fixed.items() if len(values) == 1]
+        if len(pairs) != len(fixed) or any(pair not in option for pair in pairs):
+            return None  # a cut domain, or a value a unary constraint removed
+        lowered.append([option[pair] for pair in pairs])
     return lowered
 
 

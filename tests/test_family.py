@@ -86,6 +86,16 @@ def test_bad_givens_name_the_puzzle():
         list(csp.solve_many(m, [{"y": 1}]))
 
 
+def test_a_given_that_a_unary_constraint_rules_out_has_no_solution():
+    m = Model()
+    x, y = m.var("x", [1, 2]), m.var("y", [1, 2])
+    m.add(x != y)
+    m.add(x != 2)
+    for backend in ("dlx", "bitmask"):  # dlx: lowered, the value 2 of x gone
+        results = list(csp.solve_many(m, [{"x": 2}, {"x": 1}], backend, count=True))
+        assert [r.count for r in results] == [0, 1]
+
+
 def test_a_backend_without_families_gets_each_puzzle_alone():
     from csp.backends.pyconstraint import PythonConstraintBackend  # noqa: F401
 
