@@ -67,6 +67,19 @@ def test_the_cli_solves_a_collection_as_a_family_with_the_same_answers(shared_da
         assert capsys.readouterr().out.split() == known
 
 
+def test_latin_squares_of_one_order_are_a_family():
+    from csp.problems import latin
+
+    text = "\n\n".join(["1 . . .\n3 . . 2\n. . 4 .\n. 3 . .", "1 . . .\n. . . .\n. . . .\n. . . 1",
+                          "4", "1 2 . .\n2 1 . .\n. . . .\n. . . ."])
+    puzzles = latin.parse(text)
+    for form in latin.FORMS:
+        shape, givens = csp.family(latin.KIND, puzzles, form)
+        counted = [r.count for r in csp.solve_many(shape, givens, count=True)]
+        assert counted == [csp.count(latin.declare(p, form)).count for p in puzzles]
+        assert counted[2] == 576  # every Latin square of order 4
+
+
 def test_puzzles_of_another_shape_are_an_error_naming_the_first():
     puzzles = sudoku.parse("12.4..1.2...4..1\n" + "." * 81 + "\n...4..1.2...4..1\n")
     with pytest.raises(InputError, match=r"puzzle 2 \(line 2\) has the shape 9x9 with 3x3 "
