@@ -141,6 +141,9 @@ def validate(backend: Any, *, probe: bool = False) -> list[str]:
             problems.append(f"its {method!r} is not callable")
     if not problems and SPLIT in backend.capabilities and not isinstance(backend, Splitting):
         problems.append("it declares 'split' but lacks split/choose/count_chosen")
+    if (not problems and FAMILY in backend.capabilities
+            and not callable(getattr(backend, "solve_many", None))):
+        problems.append("it declares 'family' but lacks solve_many")
     if problems or not probe:
         return problems
     return _probe(backend)
