@@ -20,6 +20,7 @@ from csp.constraints import AllDifferent, Compare, Constraint, Linear, Relation,
 from csp.crosscheck import CrosscheckReport, crosscheck
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
+from csp.family import family, solve_many
 from csp.model import Assignment, Model, Variable
 from csp.result import Result, Stats, Status
 from csp.solve import count, solutions, solve
@@ -50,10 +51,12 @@ __all__ = [
     "backends",
     "count",
     "dispatch",
+    "family",
     "parallel",
     "problems",
     "symmetry",
     "crosscheck",
     "solutions",
     "solve",
+    "solve_many",
 ]

@@ -14,10 +14,12 @@ user's own `NUMBA_CACHE_DIR` always wins.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 import numba
+from numba.core import event
 
 
 def _candidates() -> list[Path]:
@@ -62,3 +64,34 @@ def configure() -> str | None:
 
 
 CACHE_DIR = configure()
+
+NOTICE = "CSP_COMPILE_NOTICE"
+"""Set to 0 to silence the line a compilation writes on stderr (the tests do)."""
+
+
+class _CompileNotice(event.Listener):
+    """One line on stderr when a backend's kernels are compiled, not loaded from
+    the cache: the first run after installing takes seconds, and should not sit
+    silent. numba sends "numba:compile" only on a cache miss."""
+
+    def __init__(self) -> None:
+        self.told: set[str] = set()
+
+    def on_start(self, ev: event.Event) -> None:
+        function = getattr(ev.data.get("dispatcher"), "py_func", None)
+        module = getattr(function, "__module__", "") or ""
+        if not module.startswith("csp.") or os.environ.get(NOTICE, "1") == "0":
+            return
+        part = module.split(".")[2] if module.startswith("csp.backends.") else module
+        if part in self.told:
+            return
+        self.told.add(part)
+        where = CACHE_DIR or "numba's default cache"
+        print(f"csp: compiling the {part} kernels with numba (once: later runs load them "
+              f"from {where})...", file=sys.stderr, flush=True)
+
+    def on_end(self, ev: event.Event) -> None:
+        pass
+
+
+event.register("numba:compile", _CompileNotice())

@@ -74,10 +74,22 @@ class ExactCover:
         self.primary: list[Item] = []
         self.secondary: list[Item] = []
         self._index: dict[Item, int] = {}
-        for item in primary:
-            self._declare(item, self.primary)
-        for item in secondary:
-            self._declare(item, self.secondary)
+        primary, secondary = list(primary), list(secondary)
+        try:
+            # All at once (the common case): one dict, checked by its size.
+            self._index = dict(zip(primary, range(len(primary))))
+            self._index.update(zip(secondary, range(len(secondary))))
+            fast = len(self._index) == len(primary) + len(secondary)
+        except TypeError:  # an unhashable name: the loop below names it
+            fast = False
+        if fast:
+            self.primary, self.secondary = primary, secondary
+        else:
+            self._index = {}
+            for item in primary:
+                self._declare(item, self.primary)
+            for item in secondary:
+                self._declare(item, self.secondary)
         # Secondary items are numbered after all primary ones; since items
         # may be declared in one go only, fix the numbering now.
         n_primary = len(self.primary)
@@ -246,6 +258,97 @@ class ExactCover:
         self.data.append(data)
         self._arrays = None
         return len(self._start) - 2
+
+    @classmethod
+    def from_arrays(
+        cls,
+        primary: Iterable[Item],
+        secondary: Iterable[Item],
+        indptr: Any,
+        indices: Any,
+        colours: Any = None,
+        *,
+        colour_names: Iterable[Hashable] = (),
+        data: Iterable[Any] | None = None,
+        name: str | None = None,
+        check: bool = True,
+    ) -> ExactCover:
+        """An exact cover declared from arrays, in compressed-row (CSR) style,
+        with no Python work per option: option k covers the items numbered
+        `indices[indptr[k]:indptr[k + 1]]` (0-based, primary items first, then
+        secondary ones). `colours`, if given, has one entry per index: 0 for
+        none, c > 0 for `colour_names[c - 1]`. `data` holds each option's
+        payload (default None). The same checks as `add_option`, vectorised
+        (`check=False` skips them, for arrays valid by construction).
+
+        >>> xc = ExactCover.from_arrays(["a", "b"], ["x"], [0, 2, 4, 5], [0, 2, 1, 2, 1],
+        ...                             [0, 1, 0, 1, 0], colour_names=["red"])
+        >>> [xc.option_text(k) for k in range(xc.n_options)]
+        ['a x:red', 'b x:red', 'b']
+        """
+        xc = cls(primary, secondary, name=name)
+        names = list(colour_names)
+        for colour in names:
+            xc._colour_code(colour)
+        if len(xc.colours) != len(names):
+            raise InputError("colour_names repeats a colour", token=names)
+        start = _int_array(indptr, "indptr")
+        items = _int_array(indices, "indices")
+        codes = np.zeros(len(items), np.int64) if colours is None else _int_array(colours,
+                                                                                 "colours")
+        n_options = len(start) - 1
+        if n_options < 0 or start[0] != 0 or np.any(np.diff(start) < 0) or start[-1] != len(items):
+            raise InputError("indptr must start at 0, never decrease and end at "
+                             f"len(indices) = {len(items)}")
+        if len(codes) != len(items):
+            raise InputError(f"{len(codes)} colours for {len(items)} indices")
+        if check:
+            xc._check_arrays(start, items, codes)
+        xc._start = start.tolist()
+        xc._items = items.tolist()
+        xc._colours = codes.tolist()
+        xc._arrays = {"start": start.astype(np.int32), "items": items.astype(np.int32),
+                      "colours": codes.astype(np.int32)}
+        xc.data = [None] * n_options if data is None else list(data)
+        if len(xc.data) != n_options:
+            raise InputError(f"{len(xc.data)} payloads for {n_options} options")
+        return xc
+
+    def _check_arrays(self, start: np.ndarray, items: np.ndarray, codes: np.ndarray) -> None:
+        """What `add_option` checks one by one, for options given as arrays."""
+        n_options = len(start) - 1
+        owner = np.repeat(np.arange(n_options), np.diff(start))
+        bad = np.flatnonzero((items < 0) | (items >= self.n_items))
+        if len(bad):
+            raise InputError(f"option {owner[bad[0]]} covers item number {items[bad[0]]}; "
+                             f"the items are numbered 0 to {self.n_items - 1}",
+                             token=int(items[bad[0]]))
+        bad = np.flatnonzero((codes < 0) | (codes > len(self.colours)))
+        if len(bad):
+            raise InputError(f"option {owner[bad[0]]} has colour code {codes[bad[0]]}; "
+                             f"the codes are 0 (none) to {len(self.colours)}",
+                             token=int(codes[bad[0]]))
+        bad = np.flatnonzero((codes > 0) & (items < self.n_primary))
+        if len(bad):
+            raise InputError(f"option {owner[bad[0]]}: colour "
+                             f"{self.colours[codes[bad[0]] - 1]!r} on primary item "
+                             f"{_show(self.items_name(int(items[bad[0]])))}",
+                             token=self.items_name(int(items[bad[0]])))
+        key = owner * max(self.n_items, 1) + items  # (option, item), one number
+        order = np.argsort(key)
+        twice = np.flatnonzero(np.diff(key[order]) == 0)
+        if len(twice):
+            at = order[twice[0]]
+            raise InputError(f"item {_show(self.items_name(int(items[at])))} twice in option "
+                             f"{owner[at]}", token=self.items_name(int(items[at])))
+        has_primary = np.zeros(n_options, dtype=bool)
+        has_primary[owner[items < self.n_primary]] = True
+        if not has_primary.all():
+            k = int(np.flatnonzero(~has_primary)[0])
+            lo, hi = int(start[k]), int(start[k + 1])
+            shown = self._shown(items[lo:hi].tolist(), codes[lo:hi].tolist())
+            raise InputError(f"an option must cover at least one primary item: option {k} "
+                             f"{shown!r} has only secondary items", token=shown)
 
     def _shown(self, codes: list[int], colours: list[int]) -> str:
         """An option as it reads in Knuth's format, for a message (cut if long)."""
@@ -579,6 +682,14 @@ def decode_text(raw: bytes, source: str) -> str:
         return strip_boms(raw.decode("utf-8"))
     except UnicodeDecodeError as err:
         raise InputError(f"not UTF-8 text (byte {err.start})", source=source) from None
+
+
+def _int_array(values: Any, what: str) -> np.ndarray:
+    """`values` as a 1-D int64 array; anything else is an `InputError` naming `what`."""
+    array = np.asarray(values)
+    if array.ndim != 1 or not (array.size == 0 or np.issubdtype(array.dtype, np.integer)):
+        raise InputError(f"{what} must be a one-dimensional array of integers")
+    return array.astype(np.int64, copy=False)
 
 
 def _hashable(value: object) -> bool:

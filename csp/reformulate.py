@@ -36,6 +36,8 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from csp.constraints import AllDifferent, Compare, Constraint, Linear, Sum, Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -235,7 +237,7 @@ def model_to_exact_cover(m: Model, *, max_tuples: int = MAX_TUPLES) -> tuple[Exa
         else:
             expanded.append((j, c))
     partners: dict[Hashable, set[Hashable]] = {x: set() for x in names}
-    for _, scope in differents:
+    for _, scope in differents if expanded else ():  # only the tables need them
         for x in scope:
             partners[x].update(scope)
     for x in names:
@@ -250,54 +252,134 @@ def model_to_exact_cover(m: Model, *, max_tuples: int = MAX_TUPLES) -> tuple[Exa
         tuples.append((j, c, allowed_tuples(c, scope_domains, apart, max_tuples=max_tuples)))
         coloured.update(c.scope)
 
-    diff_items: list[tuple[int, Hashable, bool]] = []  # (j, value, primary?)
-    for j, scope in differents:
-        values = sorted({v for x in scope for v in domains[x]})
-        permutation = len(values) <= len(scope)
-        for v in values:
-            holders = sum(v in domains[x] for x in scope)
-            if permutation or holders > 1:
-                diff_items.append((j, v, permutation))
+    return _declare_lowering(m, names, domains, differents, tuples, coloured)
 
-    primary: list[Hashable] = [("var", x) for x in names]
+
+def _declare_lowering(
+    m: Model,
+    names: list[Hashable],
+    domains: dict[Hashable, list[int]],
+    differents: list[tuple[int, tuple[Hashable, ...]]],
+    tuples: list[tuple[int, Constraint, list[tuple[int, ...]]]],
+    coloured: set[Hashable],
+) -> tuple[ExactCover, Decode]:
+    """The exact cover of `model_to_exact_cover`, declared with arrays: the
+    options (variable, value) are numbered and their items found by numpy, with
+    Python work per variable and per all-different, never per option."""
+    n = len(names)
+    var_of = {x: i for i, x in enumerate(names)}
+    sizes = np.fromiter((len(domains[x]) for x in names), dtype=np.int64, count=n)
+    opt_var = np.repeat(np.arange(n), sizes)
+    opt_val = np.fromiter(itertools.chain.from_iterable(domains[x] for x in names),
+                          dtype=np.int64, count=int(sizes.sum()))
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    values, value_index = np.unique(opt_val, return_inverse=True)
+    # holds[x, i]: whether value i is in x's domain
+    holds = np.zeros((n, len(values)), dtype=np.int64)
+    holds[opt_var, value_index] = 1
+
+    # The all-different items (j, v): primary when j is a permutation, else
+    # secondary and only for values two of its variables may take.
+    pair_var = np.fromiter((var_of[x] for _, scope in differents for x in scope),
+                           dtype=np.int64)
+    scope_sizes = np.fromiter((len(scope) for _, scope in differents), dtype=np.int64,
+                              count=len(differents))
+    pair_diff = np.repeat(np.arange(len(differents)), scope_sizes)
+    holders = np.zeros((len(differents), len(values)), dtype=np.int64)
+    np.add.at(holders, (pair_diff[:, None], np.arange(len(values))), holds[pair_var])
+    present = holders > 0
+    permutation = present.sum(axis=1) <= scope_sizes
+    is_primary = present & permutation[:, None]
+    is_secondary = (holders > 1) & ~permutation[:, None]
+    primary_d, primary_i = np.nonzero(is_primary)
+    secondary_d, secondary_i = np.nonzero(is_secondary)
+    diff_code = np.full((len(differents), len(values)), -1, dtype=np.int64)
+    diff_code[primary_d, primary_i] = n + len(tuples) + np.arange(len(primary_d))
+    colour_vars = [x for x in names if x in coloured]
+    n_primary = n + len(tuples) + len(primary_d)
+    n_val = len(colour_vars)
+    diff_code[secondary_d, secondary_i] = n_primary + n_val + np.arange(len(secondary_d))
+    constraint = np.fromiter((j for j, _ in differents), dtype=np.int64,
+                             count=len(differents))
+    primary: list[Hashable] = list(zip(itertools.repeat("var"), names))
     primary += [("con", j) for j, _, _ in tuples]
-    primary += [("diff", j, v) for j, v, p in diff_items if p]
-    secondary: list[Hashable] = [("val", x) for x in names if x in coloured]
-    secondary += [("diff", j, v) for j, v, p in diff_items if not p]
+    primary += zip(itertools.repeat("diff"), constraint[primary_d].tolist(),
+                   values[primary_i].tolist())
+    secondary: list[Hashable] = list(zip(itertools.repeat("val"), colour_vars))
+    secondary += zip(itertools.repeat("diff"), constraint[secondary_d].tolist(),
+                     values[secondary_i].tolist())
+    value_list = values.tolist()
     if not primary:
         primary = [("empty",)]  # a model without variables has one solution: {}
-    xc = ExactCover(primary, secondary, name=m.name)
-    if primary == [("empty",)]:
-        xc.add_option([("empty",)])  # not in `assignment`: decode skips it
 
-    # Which all-different items each variable's values touch.
-    diff_of: dict[Hashable, list[int]] = {x: [] for x in names}
-    for j, scope in differents:
-        for x in scope:
-            diff_of[x].append(j)
-    diff_item_set = {(j, v) for j, v, _ in diff_items}
-
-    assignment: list[tuple[Hashable, int] | None] = []
-    for x in names:
-        for v in domains[x]:
-            entries: list[Any] = [("var", x)]
-            if x in coloured:
-                entries.append((("val", x), v))
-            entries += [("diff", j, v) for j in diff_of[x] if (j, v) in diff_item_set]
-            xc.add_option(entries, data=(x, v))
-            assignment.append((x, v))
-    for j, c, allowed in tuples:
+    # Entries (option, item, colour) in blocks, sorted by option at the end.
+    n_assign = len(opt_var)
+    options = [np.arange(n_assign)]
+    items = [opt_var]
+    colours = [np.zeros(n_assign, dtype=np.int64)]
+    colour_names: list[int] = []
+    val_item = np.full(n, -1, dtype=np.int64)
+    val_item[[var_of[x] for x in colour_vars]] = n_primary + np.arange(n_val)
+    with_val = np.flatnonzero(val_item[opt_var] >= 0)
+    if len(with_val):
+        colour_names = value_list
+        options.append(with_val)
+        items.append(val_item[opt_var[with_val]])
+        colours.append(value_index[with_val] + 1)
+    # Each variable's all-differents, in the order of the constraints.
+    if len(pair_var):
+        order = np.argsort(pair_var, kind="stable")
+        pv, pd = pair_var[order], pair_diff[order]
+        # every option of each pair's variable
+        per = sizes[pv]
+        pair = np.repeat(np.arange(len(pv)), per)
+        k = offsets[pv][pair] + np.arange(int(per.sum())) - np.repeat(np.cumsum(per) - per, per)
+        item = diff_code[pd[pair], value_index[k]]
+        keep = item >= 0
+        options.append(k[keep])
+        items.append(item[keep])
+        colours.append(np.zeros(int(keep.sum()), dtype=np.int64))
+    option = np.concatenate(options)
+    # Within an option, the blocks above come in the order of its entries (a
+    # variable's pairs are in the order of its all-differents): a stable sort
+    # by option alone puts every entry in its place.
+    order = np.argsort(option, kind="stable")
+    entry_items = np.concatenate(items)[order]
+    entry_colours = np.concatenate(colours)[order]
+    counts = np.bincount(option, minlength=n_assign)
+    chosen_var, chosen_val = opt_var.tolist(), opt_val.tolist()
+    data: list[Any] = list(zip(map(names.__getitem__, chosen_var), chosen_val))
+    # The tables' options: one per allowed tuple, colouring the scope's values.
+    colour_of = {v: i + 1 for i, v in enumerate(colour_names)}
+    table_items: list[int] = []
+    table_colours: list[int] = []
+    table_counts: list[int] = []
+    for t, (j, c, allowed) in enumerate(tuples):
+        scope_items = [int(val_item[var_of[x]]) for x in c.scope]
         for row in allowed:
-            xc.add_option([("con", j)] + [(("val", x), v) for x, v in zip(c.scope, row)],
-                          data=(j, row))
-            assignment.append(None)
+            table_items += [n + t] + scope_items
+            for v in row:
+                if v not in colour_of:
+                    colour_of[v] = len(colour_names) + 1
+                    colour_names.append(v)
+            table_colours += [0] + [colour_of[v] for v in row]
+            table_counts.append(1 + len(row))
+            data.append((j, row))
+    if primary == [("empty",)]:
+        table_items, table_colours, table_counts = [0], [0], [1]
+        data.append(None)  # not in the assignment: decode skips it
+    indptr = np.concatenate([[0], np.cumsum(np.concatenate([counts, table_counts]))])
+    xc = ExactCover.from_arrays(
+        primary, secondary, indptr.astype(np.int64),
+        np.concatenate([entry_items, np.asarray(table_items, dtype=np.int64)]),
+        np.concatenate([entry_colours, np.asarray(table_colours, dtype=np.int64)]),
+        colour_names=colour_names, data=data, name=m.name, check=False)  # valid as built
 
     def decode(solution: Sequence[int]) -> Assignment:
         found: dict[Hashable, int] = {}
         for k in solution:
-            pair = assignment[k] if k < len(assignment) else None
-            if pair is not None:
-                found[pair[0]] = pair[1]
+            if k < n_assign:
+                found[names[chosen_var[k]]] = chosen_val[k]
         return Assignment((x, found[x]) for x in names)
 
     return xc, decode

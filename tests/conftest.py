@@ -14,6 +14,10 @@ from pathlib import Path
 
 import pytest
 
+# A compilation's stderr line (csp._numba_cache) would depend on whether an
+# earlier test warmed the cache: the tests that want it ask for it.
+os.environ.setdefault("CSP_COMPILE_NOTICE", "0")
+
 SHARED_DATA = Path(os.environ.get("CSP_DATA") or Path(__file__).resolve().parent / "data")
 
 

@@ -53,8 +53,13 @@ def test_a_bad_puzzle_is_reported_and_the_others_solved(capsys, tmp_path):
 
 
 def patch_kind(monkeypatch, module, **parts):
-    """Replace parts of a built-in kind (its `KIND` holds the module's functions)."""
+    """Replace parts of a built-in kind (its `KIND` holds the module's functions).
+    A replaced `declare` drops the kind's family, which declares a collection
+    its own way: each puzzle then goes through the replacement."""
     import dataclasses
+
+    if "declare" in parts:
+        parts.update(shape=None, declare_shape=None, givens=None)
 
     monkeypatch.setattr(module, "KIND", dataclasses.replace(module.KIND, **parts))
 

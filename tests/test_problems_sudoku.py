@@ -346,3 +346,11 @@ def test_a_stray_digit_is_no_one_by_one_sudoku():
     items = list(sudoku.puzzles("5\n" + HARD + "\n"))
     assert isinstance(items[0], csp.InputError) and "N >= 4" in str(items[0])
     assert items[1].size == 9
+
+
+def test_a_long_list_of_one_line_puzzles_is_never_read_as_a_grid(shared_data):
+    # 82 lines of 81 symbols: 82 puzzles (its last 81 lines are not an 81x81 grid)
+    lines = [line.split()[0] for line in
+             (shared_data / "sudoku" / "magictour_top1465.txt").read_text().splitlines()[:82]]
+    parsed = sudoku.parse("\n".join(lines))
+    assert [sudoku.format_puzzle(p) for p in parsed] == lines

@@ -141,8 +141,10 @@ def default_for(problem: Any) -> str:
     if not isinstance(problem, (ExactCover, Model)):
         raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")
     form = "exact-cover" if isinstance(problem, ExactCover) else "model"
-    for name in available():
-        if native_form(name) == form:
+    # The form first, known without importing a built-in: `auto` never
+    # imports the optional backends' packages (OR-Tools takes seconds).
+    for name in known():
+        if native_form(name) == form and _load(name) is not None:
             return name
     raise BackendUnavailable(f"no available backend is native to the {form} form")
 

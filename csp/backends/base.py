@@ -21,6 +21,11 @@ never a backend's name, decides what the rest of `csp` does with it:
   a cover lowered to a `Model` (a sum between the bounds per item) if it takes
   models, and refuses it otherwise. `SPLIT` covers only the covers without
   bounds: a bounded cover is counted whole;
+- `FAMILY`: the backend also implements `solve_many(problem, givens, count=,
+  progress=)` on its native form: many puzzles of one shape, the structure
+  compiled once and each puzzle only its givens (forced options for an exact
+  cover, fixed domains for a model), yielding a `Result` per puzzle (see
+  `csp.family`);
 - a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
   model backend that takes that kind of constraint as it is. A constraint of
   another kind is decomposed (into a `Table`, or an all-different into `!=`
@@ -52,6 +57,8 @@ COLOURS = "colours"
 """An exact-cover backend that takes coloured secondary items."""
 MULTIPLICITIES = "multiplicities"
 """An exact-cover backend that takes primary items with bounds (multiplicities)."""
+FAMILY = "family"
+"""The backend solves many puzzles of one shape in one compiled loop (`solve_many`)."""
 CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
 """The kinds of constraint (`Constraint.kind`) a model backend may declare."""
 
@@ -141,6 +148,9 @@ def validate(backend: Any, *, probe: bool = False) -> list[str]:
             problems.append(f"its {method!r} is not callable")
     if not problems and SPLIT in backend.capabilities and not isinstance(backend, Splitting):
         problems.append("it declares 'split' but lacks split/choose/count_chosen")
+    if (not problems and FAMILY in backend.capabilities
+            and not callable(getattr(backend, "solve_many", None))):
+        problems.append("it declares 'family' but lacks solve_many")
     if problems or not probe:
         return problems
     return _probe(backend)

@@ -19,6 +19,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -148,10 +149,20 @@ def run(args: argparse.Namespace) -> int:
     codes: list[int] = []
     started = time.perf_counter()
     status: Status | None = Status.COMPLETE
+    runs = _family_runs(kind, items, args, up_to)
     try:
         for done, item in enumerate(items):
             if bar is not None:
                 bar.show(done)
+            if done in runs:
+                # Many puzzles of one shape: the structure once, each puzzle its givens.
+                for status, stats, count in _solve_family(kind, items[done:runs[done]], args, bar):
+                    solved += count > 0
+                    codes.append(exit_status(status, count))
+                    _add(totals, stats, count)
+                continue
+            if any(start < done < end for start, end in runs.items()):
+                continue  # solved with its family
             if isinstance(item, InputError):
                 bad += 1
                 _report_bad(item.located(source=source), args, bar)
@@ -185,6 +196,63 @@ def run(args: argparse.Namespace) -> int:
     if status is Status.INTERRUPTED:
         return 130
     return most_serious(codes + [2] * bool(bad))
+
+
+FAMILY_MIN = 2
+"""The fewest puzzles of one shape in a row solved as a family."""
+
+
+def _family_runs(kind: Kind, items: list[Any], args: argparse.Namespace, up_to: bool
+                 ) -> dict[int, int]:
+    """The runs of consecutive good puzzles of one shape that `csp solve` solves
+    as a family: start -> end (exclusive). None when the kind declares no
+    shape, or the run asks for what a family does not do (every solution,
+    a time limit per puzzle, symmetry, parallel counting)."""
+    if (kind.shape is None or up_to or wants_parallel(args) or args.all
+            or args.limit is not None or args.time_limit is not None):
+        return {}
+    runs: dict[int, int] = {}
+    start = 0
+    while start < len(items):
+        if isinstance(items[start], InputError):
+            start += 1
+            continue
+        key = _call(kind, "shape", items[start])
+        end = start + 1
+        while (end < len(items) and not isinstance(items[end], InputError)
+               and _call(kind, "shape", items[end]) == key):
+            end += 1
+        if end - start >= FAMILY_MIN:
+            runs[start] = end
+        start = end
+    return runs
+
+
+def _solve_family(kind: Kind, puzzles: list[Any], args: argparse.Namespace, bar: ProgressBar | None
+                  ) -> Iterator[tuple[Status, Stats, int]]:
+    """Solve (or count) puzzles of one shape as a family, printing each answer
+    as `_solve_one` would; yield each one's status, statistics and count."""
+    form = args.form or _native_form(kind, args.backend)
+    problem, givens = csp.family(kind, puzzles, form)
+    for puzzle, result in zip(puzzles, csp.solve_many(problem, givens, args.backend,
+                                                      count=args.count)):
+        texts = []
+        if result.solution is not None and not args.count:
+            answer = _call(kind, "decode", puzzle, result.solution, problem)
+            texts.append(_call(kind, "format", puzzle, answer))
+        if bar is not None:
+            bar.clear()
+        if args.json:
+            print(json.dumps({"count": result.count, "status": result.status.value,
+                              "solutions": texts, "backend": result.backend,
+                              "stats": result.stats.to_dict()}))
+        elif args.count:
+            print(_counted(result.count, result.status, bare=True))
+        elif texts:
+            print(texts[0])
+        else:
+            print("no solution")
+        yield result.status, result.stats, result.count
 
 
 def _report_bad(error: InputError, args: argparse.Namespace, bar: ProgressBar | None) -> None:

@@ -53,6 +53,15 @@ class Kind:
     answer is always a number of classes), `inline(argument)` (the puzzle
     given on the command line instead of a file: its text, or None), and
     `form_notes` (a note per form, for `csp list`).
+
+    A kind whose files hold many puzzles of one shape may declare the three
+    parts of a family (see `csp.family`), so that `csp solve` builds the
+    structure once and solves each puzzle as that structure plus its givens:
+    `shape(puzzle)` (a hashable: equal for puzzles that share a structure,
+    e.g. the grid size), `declare_shape(puzzle, form=None)` (the structure
+    without the puzzle's givens) and `givens(puzzle, problem)` (the puzzle's
+    forced option indices in that exact cover, or `{variable: value}` in that
+    model). `decode` then receives the shape's problem.
     """
 
     name: str
@@ -67,6 +76,9 @@ class Kind:
     up_to_symmetry: bool = False
     inline: Callable[[str], str | None] | None = None
     form_notes: dict[str, str] = field(default_factory=dict)
+    shape: Callable[[Any], Any] | None = None
+    declare_shape: Callable[..., Any] | None = None
+    givens: Callable[[Any, Any], Any] | None = None
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -90,6 +102,9 @@ class Kind:
                 found.append(f"its {part} is not callable")
         if not self.forms or any(f not in FORMS for f in self.forms):
             found.append(f"its forms {self.forms!r} are not among {FORMS}")
+        family = (self.shape, self.declare_shape, self.givens)
+        if any(part is not None for part in family) and not all(map(callable, family)):
+            found.append("it declares a family without all of shape, declare_shape and givens")
         if self.up_to_symmetry and self.symmetry is None:
             found.append("it counts up to symmetry but declares no symmetry")
         return found

@@ -123,6 +123,25 @@ def declare(puzzle: Latin, form: str | None = None) -> ExactCover | Model:
     raise InputError(f"unknown form {form!r} for latin; the forms are {', '.join(FORMS)}")
 
 
+def shape(puzzle: Latin) -> str:
+    """Squares of one order share a structure (see `csp.family`)."""
+    return f"{puzzle.n}x{puzzle.n}"
+
+
+def declare_shape(puzzle: Latin, form: str | None = None) -> ExactCover | Model:
+    """The blank square of the puzzle's order."""
+    return declare(Latin(puzzle.n, (0,) * puzzle.n ** 2), form)
+
+
+def givens(puzzle: Latin, problem: ExactCover | Model) -> Any:
+    """The given numbers in the blank square: option `cell * n + number - 1`
+    of the exact cover, or `{cell variable: number}`."""
+    n = puzzle.n
+    if isinstance(problem, Model):
+        return {_name(k // n, k % n): g for k, g in enumerate(puzzle.givens) if g}
+    return [k * n + g - 1 for k, g in enumerate(puzzle.givens) if g]
+
+
 def _name(r: int, c: int) -> str:
     return f"r{r + 1}c{c + 1}"
 
@@ -174,4 +193,4 @@ def symmetry(puzzle: Latin, problem: ExactCover | Model | None = None):  # -> cs
 
 KIND = Kind(name="latin", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, symmetry=symmetry,
-            inline=inline)
+            inline=inline, shape=shape, declare_shape=declare_shape, givens=givens)

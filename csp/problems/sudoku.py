@@ -157,6 +157,11 @@ def _character_grids(raw_lines: list[str]) -> list[tuple[int, str]]:
                 out.append((at + 1, "".join(r.strip() for r in raw_lines[at:run])))
                 at = run
                 continue
+            # A longer run, all of it: its tail is never a grid (974 lines of
+            # 81 are 974 puzzles, not 893 and a grid), and it is counted once.
+            out.extend((k + 1, raw_lines[k]) for k in range(at, run))
+            at = run
+            continue
         out.append((at + 1, raw_lines[at]))
         at += 1
     return out
@@ -329,6 +334,30 @@ def declare_model(puzzle: Sudoku) -> Model:
     return m
 
 
+# -- a collection: one shape, each puzzle its givens (csp.family) ----------------------
+
+
+def shape(puzzle: Sudoku) -> str:
+    """What puzzles sharing a structure have in common: the grid and box sizes."""
+    return f"{puzzle.size}x{puzzle.size} with {puzzle.box[0]}x{puzzle.box[1]} boxes"
+
+
+def declare_shape(puzzle: Sudoku, form: str | None = None) -> ExactCover | Model:
+    """The blank grid of the puzzle's size, declared as `declare` would."""
+    blank = Sudoku(puzzle.size, puzzle.box, (0,) * (puzzle.size * puzzle.size),
+                   puzzle.symbols)
+    return declare(blank, form or (DEFAULT_FORM if puzzle.size <= 16 else LARGE_FORM))
+
+
+def givens(puzzle: Sudoku, problem: ExactCover | Model) -> Any:
+    """The givens in the blank grid `problem`: the options (cell, digit) of the
+    exact cover (option `cell * N + digit - 1`), or `{cell variable: digit}`."""
+    n = puzzle.size
+    if isinstance(problem, Model):
+        return {_name(k // n, k % n): d for k, d in enumerate(puzzle.givens) if d}
+    return [k * n + d - 1 for k, d in enumerate(puzzle.givens) if d]
+
+
 def _name(r: int, c: int) -> str:
     return f"r{r + 1}c{c + 1}"
 
@@ -401,4 +430,5 @@ KIND = Kind(
     name="sudoku", description=DESCRIPTION, parse=puzzles, declare=declare, decode=decode,
     format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
     form_notes={LARGE_FORM: "default from 25x25"},
+    shape=shape, declare_shape=declare_shape, givens=givens,
 )

@@ -20,13 +20,17 @@ candidates is filled next, smallest value first.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from typing import ClassVar
 
-from csp.backends.base import CONSTRAINT_KINDS, PAUSED, Progress, SlicedSearch
-from csp.backends.bitmask import kernel
+import numpy as np
+
+from csp.backends.base import CONSTRAINT_KINDS, FAMILY, PAUSED, Progress, SlicedSearch
+from csp.backends.bitmask import batch, kernel
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
 from csp.model import Assignment, Model
-from csp.result import Result, Stats
+from csp.result import Result, Stats, Status
 
 
 class BitmaskSearch(SlicedSearch):
@@ -66,7 +70,7 @@ class BitmaskBackend:
     name: ClassVar[str] = "bitmask"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model,)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {FAMILY}
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that
@@ -85,6 +89,76 @@ class BitmaskBackend:
     def count(self, problem: Model, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
         return BitmaskSearch(problem, time_limit=time_limit, progress=progress).count()
+
+
+    def solve_many(self, problem: Model, givens: Sequence[Mapping[object, Sequence[int]]], *,
+                   count: bool = False, progress: Progress | None = None
+                   ) -> Iterator[Result]:
+        """Each puzzle `problem` with the domains `givens[j]` (`{name: values}`)
+        fixed, solved in one compiled loop over the model compiled once: its
+        first solution (`count`: its number of solutions), in order."""
+        compiled = compile_model(problem)
+        p = compiled.problem
+        position = [{v: i for i, v in enumerate(values)} for values in compiled.values]
+        index = {name: i for i, name in enumerate(compiled.names)}
+        fixed_var: list[int] = []
+        fixed_mask: list[int] = []
+        starts = [0]
+        for fixed in givens:
+            for name, values in fixed.items():
+                x = index[name]
+                fixed_var.append(x)
+                fixed_mask.append(_mask(position[x], values))
+            starts.append(len(fixed_var))
+        fresh = kernel.new_state(p)
+        if not compiled.feasible:
+            fresh.st[kernel.PHASE] = kernel.PHASE_DONE
+        state = kernel.new_state(p)
+        where = np.zeros(batch.BATCH_SIZE, dtype=np.int64)
+        out = np.zeros((len(givens), batch.OUT_SIZE), dtype=np.int64)
+        found = np.zeros((len(givens), max(len(compiled.names), 1)), dtype=np.int64)
+        arrays = (np.asarray(starts, dtype=np.int64), np.asarray(fixed_var, dtype=np.int64),
+                  np.asarray(fixed_mask, dtype=np.int64))
+        done = 0
+        clock = time.perf_counter()
+        while done < len(givens):
+            now = batch.solve_batch(p, state, fresh, *arrays, count, where, out, found,
+                                    BATCH_BUDGET)
+            seconds = (time.perf_counter() - clock) / max(now - done, 1)
+            for j in range(done, now):
+                yield _family_result(compiled, out[j], found[j], count, seconds)
+            done = now
+            clock = time.perf_counter()
+            if progress is not None:
+                progress(Stats(solutions=int(out[:done, batch.OUT_SOLUTIONS].sum()),
+                               nodes=int(out[:done, batch.OUT_NODES].sum())))
+
+
+BATCH_BUDGET = 1 << 16
+"""Decisions per call of the family kernel (a decision may cost a propagation
+of every constraint): Ctrl-C and progress are served while a collection is solved."""
+
+
+def _mask(position: dict[int, int], values: Sequence[int]) -> int:
+    """The int64 mask of `values` in a variable's layout (bit 63 is the sign)."""
+    mask = 0
+    for v in values:
+        mask |= 1 << position[v]
+    return mask - (1 << 64) if mask >= 1 << 63 else mask
+
+
+def _family_result(compiled: Compiled, out: np.ndarray, found: np.ndarray, count: bool,
+                   seconds: float) -> Result:
+    solutions = int(out[batch.OUT_SOLUTIONS])
+    stats = Stats(solutions=solutions, nodes=int(out[batch.OUT_NODES]),
+                  failures=int(out[batch.OUT_FAILURES]), time=seconds)
+    solution = None
+    if solutions and not count:
+        solution = Assignment(zip(compiled.names, map(tuple.__getitem__, compiled.values,
+                                                      found.tolist())))
+    exhausted = int(out[batch.OUT_DONE]) == 1
+    return Result(solutions, Status.COMPLETE if exhausted else Status.SOLUTION_LIMIT, stats,
+                  "bitmask", solution)
 
 
 __all__ = ["MAX_VALUES", "PAUSED", "BitmaskBackend", "BitmaskSearch"]
