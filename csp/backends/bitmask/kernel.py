@@ -47,6 +47,7 @@ Problem = namedtuple(
         "params",
         "vcstart",  # variable -> constraints (CSR)
         "vcons",
+        "vcnog",  # vcons[vcnog[v]:vcstart[v + 1]]: v's NOGOOD constraints (listed last)
         "sub_first",  # subset table t: its row pointers start at sub_rowptr[sub_first[t]]
         "sub_rowptr",  # rows of subsets of size r: sub_rowptr[first + r]..[first + r + 1]
         "sub_sum",  # per row: the sum of the subset's values (sorted within a size)
@@ -160,12 +161,28 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     )
 
 
+def incidence(kind: np.ndarray, cstart: np.ndarray, cvars: np.ndarray,
+              n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Variable -> constraints as CSR (vcstart, vcons), each variable's NOGOOD
+    constraints last, from vcnog[v] on: they need waking only when v is fixed."""
+    owner = np.repeat(np.arange(len(kind), dtype=np.int64), np.diff(cstart))
+    key = cvars * 2 + (kind[owner] == NOGOOD)
+    order = np.argsort(key, kind="stable")
+    vcstart = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cvars, minlength=n), out=vcstart[1:])
+    vcnog = np.searchsorted(key[order], np.arange(n, dtype=np.int64) * 2 + 1)
+    return vcstart, owner[order], vcnog.astype(np.int64)
+
+
 # -- domains ----------------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
 def _narrow(p, s, v, new):
-    """Set v's mask to `new` (a subset of it); queue its constraints. False if empty."""
+    """Set v's mask to `new` (a subset of it); queue its constraints. False if empty.
+
+    A nogood acts only when all but one of its variables are fixed to its
+    values, so it is queued only when v becomes fixed."""
     old = s.dom[v]
     if new == old:
         return True
@@ -177,7 +194,8 @@ def _narrow(p, s, v, new):
     s.st[TRAIL] = t + 1
     s.dom[v] = new
     size = s.queue.shape[0]
-    for i in range(p.vcstart[v], p.vcstart[v + 1]):
+    end = p.vcstart[v + 1] if new & (new - 1) == 0 else p.vcnog[v]
+    for i in range(p.vcstart[v], end):
         c = p.vcons[i]
         if s.inq[c] == 0:
             s.inq[c] = 1

@@ -113,10 +113,7 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
     all_kind = np.concatenate(kind)
     all_cvars = np.concatenate(cvars)
     cstart = np.concatenate([p.cstart, np.array(cstart_tail, dtype=np.int64)])
-    n = len(p.dom0)
-    owner = np.repeat(np.arange(len(all_kind), dtype=np.int64), np.diff(cstart))
-    vcstart = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(all_cvars, minlength=n), out=vcstart[1:])
+    vcstart, vcons, vcnog = kernel.incidence(all_kind, cstart, all_cvars, len(p.dom0))
     added = len(all_cvars) - len(p.cvars)
     new_p = p._replace(
         dom0=root,
@@ -128,7 +125,8 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
         pstart=np.concatenate([p.pstart, np.array(pstart_tail, dtype=np.int64)]),
         params=np.concatenate(params),
         vcstart=vcstart,
-        vcons=owner[np.argsort(all_cvars, kind="stable")],
+        vcons=vcons,
+        vcnog=vcnog,
         max_arity=np.array([max(int(p.max_arity[0]), int(np.diff(cstart).max()))],
                            dtype=np.int64),
         lc_start=np.concatenate([p.lc_start, np.full(len(all_kind) - n_old, p.lc_start[-1],
