@@ -23,6 +23,7 @@ from csp.testing import queens_model
 
 VARIANTS = {
     "default": {},
+    "no-restarts": {"restarts": 0},
     "no-matching": {"matching": False},
     "no-locked": {"locked": False},
     "no-probe": {"probe": False},

@@ -72,6 +72,11 @@ class BitmaskSearch(SlicedSearch):
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
 
+RESTARTS = 100
+"""The default first restart cutoff, in failures: 30 and 1,000 did worse on
+the 25x25 and 36x36 sudokus (bench/RESULTS.md)."""
+
+
 class BitmaskBackend:
     """Bitmask-domain propagation search: the native backend for `Model`."""
 
@@ -84,7 +89,7 @@ class BitmaskBackend:
                                       "ratio": kernel.WDEG_RATIO}
 
     def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
-                 wdeg: str = "ties", places: bool = True, restarts: int = 0) -> None:
+                 wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -92,7 +97,8 @@ class BitmaskBackend:
         by failures, "ratio" least values per failure weight) and `places`
         (branching on the places of a value when they are fewer); `restarts`:
         restart after that many failures (then 1.5 times more each time),
-        keeping the explored subtrees as nogoods (0: never restart). Counts
+        keeping the explored subtrees as nogoods (0: never restart; a
+        puzzle settled in fewer failures, as a 9x9 sudoku, never restarts). Counts
         do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")

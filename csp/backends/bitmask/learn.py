@@ -97,11 +97,13 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
         groups: dict[int, list[int]] = {}
         for x, k in alternatives:
             groups.setdefault(x, []).append(k)
-        prefix_vars = [x for x, _ in above]
-        prefix_vals = [k for _, k in above]
+        # The deepest decisions first: the propagator stops at the second
+        # literal not yet true, and deep decisions are the ones that change.
+        prefix_vars = [x for x, _ in reversed(above)]
+        prefix_vals = [k for _, k in reversed(above)]
         for x, ks in groups.items():
-            scope = [*prefix_vars, x]
-            rows = [v for k in ks for v in (*prefix_vals, k)]
+            scope = [x, *prefix_vars]
+            rows = [v for k in ks for v in (k, *prefix_vals)]
             kind.append(np.array([NOGOOD], dtype=np.int64))
             cvars.append(np.array(scope, dtype=np.int64))
             n_entries += len(scope)
