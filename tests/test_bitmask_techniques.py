@@ -6,20 +6,19 @@ many solutions."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_models import brute_force, overlapping_all_differents, queens_model
 
 import csp
-from csp import AllDifferent, Model, Status
+from csp import Model, Status
 from csp.backends.bitmask import BitmaskBackend, kernel, learn
 from csp.bench.instances import OPENED_COUNT, sudoku_opened
 from csp.problems import kakuro, sudoku
-from csp.testing import queens_model
 
 VARIANTS = {
     "default": {},
@@ -133,29 +132,6 @@ def test_bad_options() -> None:
 # -- random models: every variant against brute force -------------------------------
 
 
-@st.composite
-def overlapping_all_differents(draw) -> Model:
-    n = draw(st.integers(3, 7))
-    values = draw(st.lists(st.integers(-3, 6), min_size=3, max_size=6, unique=True))
-    m = Model()
-    xs = []
-    for i in range(n):
-        domain = draw(st.sets(st.sampled_from(values), min_size=1, max_size=len(values)))
-        xs.append(m.var(i, domain))
-    for _ in range(draw(st.integers(1, 4))):
-        scope = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=min(n, 5),
-                              unique=True))
-        m.add(AllDifferent([xs[i] for i in scope]))
-    return m
-
-
-def _brute_force(m: Model) -> set[tuple]:
-    names = list(m.variables)
-    domains = [m.variables[v].domain for v in names]
-    return {values for values in itertools.product(*domains)
-            if not m.check(dict(zip(names, values)))}
-
-
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(overlapping_all_differents(), st.sampled_from(list(VARIANTS)))
 def test_random_models_every_variant(m: Model, name: str) -> None:
@@ -163,5 +139,5 @@ def test_random_models_every_variant(m: Model, name: str) -> None:
     backend = BitmaskBackend(**VARIANTS[name])
     found = [tuple(s[v] for v in names) for s in backend.solutions(m)]
     assert len(found) == len(set(found))
-    assert set(found) == _brute_force(m)
+    assert set(found) == brute_force(m)
     assert backend.count(m).count == len(found)
