@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_models import brute_force, overlapping_all_differents
 
 import csp
 from csp import AllDifferent, InputError, Model, Relation, Status, Sum, Table
@@ -278,24 +279,15 @@ def models(draw) -> Model:
     return m
 
 
-def _brute_force(m: Model) -> set[tuple]:
-    names = list(m.variables)
-    domains = [m.variables[v].domain for v in names]
-    return {
-        values for values in itertools.product(*domains)
-        if not m.check(dict(zip(names, values)))
-    }
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(models())
-def test_random_models_against_brute_force(m: Model) -> None:
+def test_random_models_againstbrute_force(m: Model) -> None:
     names = list(m.variables)
     found = [tuple(s[v] for v in names) for s in BITMASK.solutions(m)]
     for values in found:
         assert m.problems(dict(zip(names, values))) == []
     assert len(set(found)) == len(found)
-    assert set(found) == _brute_force(m)
+    assert set(found) == brute_force(m)
     assert BITMASK.count(m).count == len(found)
 
 
@@ -309,35 +301,15 @@ def test_random_kakuro_runs(domains: list[set[int]], total: int) -> None:
     m.add(AllDifferent(xs))
     m.add(Sum(xs) == total)
     found = {tuple(s[i] for i in range(len(xs))) for s in BITMASK.solutions(m)}
-    assert found == _brute_force(m)
-
-
-@st.composite
-def overlapping_all_differents(draw) -> Model:
-    """Small models of all-differents that overlap, as a sudoku's units do: some
-    are permutations (as many values as variables, so the row/box intersection
-    reasoning applies), some have spare values (free values in the matching);
-    domains have gaps and negative values, and some variables are given."""
-    n = draw(st.integers(3, 7))
-    values = draw(st.lists(st.integers(-3, 6), min_size=3, max_size=6, unique=True))
-    m = Model()
-    xs = []
-    for i in range(n):
-        domain = draw(st.sets(st.sampled_from(values), min_size=1, max_size=len(values)))
-        xs.append(m.var(i, domain))
-    for _ in range(draw(st.integers(1, 4))):
-        scope = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=min(n, 5),
-                              unique=True))
-        m.add(AllDifferent([xs[i] for i in scope]))
-    return m
+    assert found == brute_force(m)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(overlapping_all_differents())
-def test_overlapping_all_differents_against_brute_force(m: Model) -> None:
+def test_overlapping_all_differents_againstbrute_force(m: Model) -> None:
     # The matching-based consistency and the intersection reasoning remove
     # values; a wrong removal loses a solution, which the brute force shows.
     names = list(m.variables)
     found = {tuple(s[v] for v in names) for s in BITMASK.solutions(m)}
-    assert found == _brute_force(m)
+    assert found == brute_force(m)
     assert BITMASK.count(m).count == len(found)

@@ -4,7 +4,9 @@ Each domain is a 64-bit mask over the variable's own sorted values; all-differen
 (naked and hidden singles), sums (subset tables for all-different digits as in
 kakuro, bounds otherwise), tables (supports) and disequalities shrink the masks to
 a fixpoint after every decision, and the unassigned variable with the fewest
-candidates is filled next, smallest value first.
+candidates is filled next, smallest value first. After 100 failures (then
+1.5 times more each time) the search restarts from the root, keeping the
+explored subtrees as nogoods and the failure weights (`learn`).
 
 >>> from csp import AllDifferent, Model, Sum
 >>> m = Model()
@@ -27,7 +29,7 @@ from typing import ClassVar
 import numpy as np
 
 from csp.backends.base import CONSTRAINT_KINDS, FAMILY, PAUSED, Progress, SlicedSearch
-from csp.backends.bitmask import batch, kernel
+from csp.backends.bitmask import batch, kernel, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
 from csp.model import Assignment, Model
 from csp.result import Result, Stats, Status
@@ -38,16 +40,26 @@ class BitmaskSearch(SlicedSearch):
 
     backend = "bitmask"
 
-    def __init__(self, problem: Model, **limits) -> None:
+    def __init__(self, problem: Model, options: kernel.Options = kernel.DEFAULT_OPTIONS,
+                 **limits) -> None:
         super().__init__(**limits)
         self.problem = problem
         self.compiled: Compiled = compile_model(problem)
-        self.state = kernel.new_state(self.compiled.problem)
+        self.arrays = self.compiled.problem  # grows by the nogoods of restarts
+        self.state = kernel.new_state(self.arrays, options)
+        self.cutoff = options.restarts
         if not self.compiled.feasible:
             self.state.st[kernel.PHASE] = kernel.PHASE_DONE
 
     def _advance(self, count_only: bool, budget: int) -> int:
-        return int(kernel.search(self.compiled.problem, self.state, count_only, budget))
+        stop = int(self.state.st[kernel.NODES]) + budget
+        while True:
+            left = max(1, stop - int(self.state.st[kernel.NODES]))
+            event = int(kernel.search(self.arrays, self.state, count_only, left))
+            if event != kernel.RESTART:
+                return event
+            self.cutoff = int(self.cutoff * learn.GROWTH) + 1
+            self.arrays, self.state = learn.restart(self.arrays, self.state, self.cutoff)
 
     def _solution(self) -> Assignment:
         compiled = self.compiled
@@ -62,6 +74,13 @@ class BitmaskSearch(SlicedSearch):
         stats.nodes = int(st[kernel.NODES])
         stats.failures = int(st[kernel.FAILURES])
         stats.extra["propagations"] = int(st[kernel.PROPAGATIONS])
+        stats.extra["restarts"] = int(st[kernel.RESTARTS])
+        stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
+
+
+RESTARTS = 100
+"""The default first restart cutoff, in failures: 30 and 1,000 did worse on
+the 25x25 and 36x36 sudokus (bench/RESULTS.md)."""
 
 
 class BitmaskBackend:
@@ -71,6 +90,27 @@ class BitmaskBackend:
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model,)
     capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {FAMILY}
+
+    WDEG: ClassVar[dict[str, int]] = {"off": kernel.WDEG_OFF, "ties": kernel.WDEG_TIES,
+                                      "ratio": kernel.WDEG_RATIO}
+
+    def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
+                 wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS) -> None:
+        """Each technique can be switched off, to measure what it brings:
+        `matching` (all-different by matching), `locked` (intersections of
+        all-differents), `probe` (failed-value probing at the root), `wdeg`
+        (variable choice: "off" fewest values, "ties" fewest values with ties
+        by failures, "ratio" least values per failure weight) and `places`
+        (branching on the places of a value when they are fewer); `restarts`:
+        restart after that many failures (then 1.5 times more each time),
+        keeping the explored subtrees as nogoods (0: never restart; a
+        puzzle settled in fewer failures, as a 9x9 sudoku, never restarts). Counts
+        do not depend on them; nodes and time do."""
+        if wdeg not in self.WDEG:
+            raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
+        if restarts < 0:
+            raise ValueError(f"restarts must be >= 0, not {restarts}")
+        self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts)
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that
@@ -84,11 +124,13 @@ class BitmaskBackend:
     def solutions(self, problem: Model, *, limit: int | None = None,
                   time_limit: float | None = None,
                   progress: Progress | None = None) -> BitmaskSearch:
-        return BitmaskSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
+        return BitmaskSearch(problem, self.options, limit=limit, time_limit=time_limit,
+                             progress=progress)
 
     def count(self, problem: Model, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
-        return BitmaskSearch(problem, time_limit=time_limit, progress=progress).count()
+        return BitmaskSearch(problem, self.options, time_limit=time_limit,
+                             progress=progress).count()
 
 
     def solve_many(self, problem: Model, givens: Sequence[Mapping[object, Sequence[int]]], *,

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from csp.backends.bitmask.kernel import Problem
+from csp.backends.bitmask.kernel import Problem, incidence
 from csp.constraints import (
     MAX_RELATION_TUPLES,
     AllDifferent,
@@ -334,11 +334,8 @@ class _Builder:
         np.cumsum([len(vs) for vs in self.layout], out=voff[1:])
         cvars = np.asarray(self.cvars, dtype=np.int64)
         cstart = np.asarray(self.cstart, dtype=np.int64)
-        # var -> constraints, as CSR
-        owner = np.repeat(np.arange(len(self.kind), dtype=np.int64), np.diff(cstart))
-        order = np.argsort(cvars, kind="stable")
-        vcstart = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(cvars, minlength=n), out=vcstart[1:])
+        kind = np.asarray(self.kind, dtype=np.int64)
+        vcstart, vcons, vcnog = incidence(kind, cstart, cvars, n)
         arity = np.diff(cstart)
 
         def i64(xs) -> np.ndarray:
@@ -352,7 +349,7 @@ class _Builder:
             voff=voff,
             full=i64([_full(len(vs)) for vs in self.layout]),
             dom0=i64(self.dom0),
-            kind=i64(self.kind),
+            kind=kind,
             cstart=cstart,
             cvars=cvars,
             cshift=i64(self.cshift),
@@ -361,7 +358,8 @@ class _Builder:
             pstart=i64(self.pstart),
             params=i64(self.params),
             vcstart=vcstart,
-            vcons=owner[order],
+            vcons=vcons,
+            vcnog=vcnog,
             sub_first=i64(self.sub_first),
             sub_rowptr=i64(self.sub_rowptr),
             sub_sum=sub_sum.astype(np.int64),

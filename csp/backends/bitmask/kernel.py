@@ -47,6 +47,7 @@ Problem = namedtuple(
         "params",
         "vcstart",  # variable -> constraints (CSR)
         "vcons",
+        "vcnog",  # vcons[vcnog[v]:vcstart[v + 1]]: v's NOGOOD constraints (listed last)
         "sub_first",  # subset table t: its row pointers start at sub_rowptr[sub_first[t]]
         "sub_rowptr",  # rows of subsets of size r: sub_rowptr[first + r]..[first + r + 1]
         "sub_sum",  # per row: the sum of the subset's values (sorted within a size)
@@ -74,6 +75,8 @@ State = namedtuple(
         "mark",  # per level: the trail length before the decision
         "scratch",  # per scope position: supports of a table
         "weight",  # per constraint: 1 + the number of times it failed (dom/wdeg)
+        "vweight",  # per variable: its degree + the failures of its constraints (wdeg)
+        "first",  # per level: the alternatives it started with (rem before any was tried)
         "match",  # per entry of an all-different: its value in a maximum matching, or -1
         "work",  # all-different scratch: 6 blocks of 64 (see _matching)
         "st",  # the scalars below
@@ -97,7 +100,18 @@ PROPAGATIONS = 8  # propagator runs
 PROBES = 9  # values tried by failed-value probing
 PROBE_AT = 10  # the next variable root probing tries
 PROBE_CHANGED = 11  # 1 if this sweep of root probing removed a value
-STATE_SIZE = 12
+# The techniques, switchable (see `Options`): read from `st` so that every
+# setting runs the same compiled kernel.
+OPT_MATCHING = 12  # 1: all-different by matching (every naked and hidden subset)
+OPT_LOCKED = 13  # 1: intersections of all-differents (locked candidates)
+OPT_PROBE = 14  # 1: failed-value probing at the root
+OPT_WDEG = 15  # 0: fewest values, first declared; 1: ties by wdeg; 2: least dom/wdeg
+OPT_PLACES = 16  # 1: branch on the places of a value when they are fewer
+RESTART_AT = 17  # the failure count at which to restart (0: never); see `learn`
+RESTARTS = 18  # restarts so far
+STATE_SIZE = 19
+
+WDEG_OFF, WDEG_TIES, WDEG_RATIO = 0, 1, 2
 
 PHASE_START = 0  # propagate the root
 PHASE_CHOOSE = 1  # the state is propagated: branch, or report a solution
@@ -106,14 +120,27 @@ PHASE_DONE = 3
 PHASE_PROBE = 4  # failed-value probing at the root, resumable (a slice may end in it)
 
 EXHAUSTED, FOUND, PAUSED = 0, 1, 2  # events, as in csp.backends.base
+RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 
 
-def new_state(p: Problem) -> State:
+Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts"],
+                     defaults=[True, True, True, WDEG_TIES, True, 0])
+"""The techniques of the kernel, each switchable (all on by default)."""
+DEFAULT_OPTIONS = Options()
+
+
+def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     """Fresh search state for problem `p`, at the root."""
     n = len(p.dom0)
     n_cons = len(p.kind)
     trail = int(p.voff[-1]) + n + 1  # each narrowing removes a value along a branch
     st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[OPT_MATCHING] = int(options.matching)
+    st[OPT_LOCKED] = int(options.locked)
+    st[OPT_PROBE] = int(options.probe)
+    st[OPT_WDEG] = int(options.wdeg)
+    st[OPT_PLACES] = int(options.places)
+    st[RESTART_AT] = int(options.restarts)
     return State(
         dom=p.dom0.copy(),
         trail_var=np.zeros(trail, dtype=np.int64),
@@ -126,10 +153,25 @@ def new_state(p: Problem) -> State:
         mark=np.zeros(n + 1, dtype=np.int64),
         scratch=np.zeros(int(p.max_arity[0]) + 1, dtype=np.int64),
         weight=np.ones(max(n_cons, 1), dtype=np.int64),
+        vweight=np.diff(p.vcstart).astype(np.int64),
+        first=np.zeros(n + 1, dtype=np.int64),
         match=np.full(max(len(p.cvars), 1), -1, dtype=np.int64),
         work=np.zeros(6 * 64, dtype=np.int64),
         st=st,
     )
+
+
+def incidence(kind: np.ndarray, cstart: np.ndarray, cvars: np.ndarray,
+              n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Variable -> constraints as CSR (vcstart, vcons), each variable's NOGOOD
+    constraints last, from vcnog[v] on: they need waking only when v is fixed."""
+    owner = np.repeat(np.arange(len(kind), dtype=np.int64), np.diff(cstart))
+    key = cvars * 2 + (kind[owner] == NOGOOD)
+    order = np.argsort(key, kind="stable")
+    vcstart = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cvars, minlength=n), out=vcstart[1:])
+    vcnog = np.searchsorted(key[order], np.arange(n, dtype=np.int64) * 2 + 1)
+    return vcstart, owner[order], vcnog.astype(np.int64)
 
 
 # -- domains ----------------------------------------------------------------------
@@ -137,7 +179,10 @@ def new_state(p: Problem) -> State:
 
 @njit(cache=True, inline="always")
 def _narrow(p, s, v, new):
-    """Set v's mask to `new` (a subset of it); queue its constraints. False if empty."""
+    """Set v's mask to `new` (a subset of it); queue its constraints. False if empty.
+
+    A nogood acts only when all but one of its variables are fixed to its
+    values, so it is queued only when v becomes fixed."""
     old = s.dom[v]
     if new == old:
         return True
@@ -149,7 +194,8 @@ def _narrow(p, s, v, new):
     s.st[TRAIL] = t + 1
     s.dom[v] = new
     size = s.queue.shape[0]
-    for i in range(p.vcstart[v], p.vcstart[v + 1]):
+    end = p.vcstart[v + 1] if new & (new - 1) == 0 else p.vcnog[v]
+    for i in range(p.vcstart[v], end):
         c = p.vcons[i]
         if s.inq[c] == 0:
             s.inq[c] = 1
@@ -258,9 +304,9 @@ def _all_different(p, s, c):
                     again = True
         if not again:
             break
-    if k <= 64 and not _matching(p, s, c):
+    if k <= 64 and s.st[OPT_MATCHING] and not _matching(p, s, c):
         return False
-    if n_values == k:
+    if n_values == k and s.st[OPT_LOCKED]:
         return _locked(p, s, c)
     return True
 
@@ -665,6 +711,8 @@ def _propagate(p, s):
         s.inq[c] = 0
         if not ok:
             s.weight[c] += 1
+            for e in range(p.cstart[c], p.cstart[c + 1]):
+                s.vweight[p.cvars[e]] += 1
             while s.st[QCOUNT] > 0:
                 head = s.st[QHEAD]
                 s.inq[s.queue[head]] = 0
@@ -727,24 +775,34 @@ def _choose(p, s, depth):
     best_size = 65
     dom = s.dom
     best_w = 0
+    wdeg = s.st[OPT_WDEG]
     for v in range(dom.shape[0]):
         d = dom[v]
         if d & (d - 1) != 0:
             size = popcount(d)
-            if size <= best_size:
-                # Ties go to the variable whose constraints failed most (wdeg).
-                wd = 0
-                for i in range(p.vcstart[v], p.vcstart[v + 1]):
-                    wd += s.weight[p.vcons[i]]
-                if size < best_size or wd > best_w:
+            if wdeg == WDEG_OFF:
+                if size < best_size:
                     best_size = size
                     best = v
-                    best_w = wd
+                continue
+            if wdeg == WDEG_TIES and size > best_size:
+                continue
+            wd = s.vweight[v]
+            if wdeg == WDEG_TIES:
+                # Ties go to the variable whose constraints failed most (wdeg).
+                better = size < best_size or wd > best_w
+            else:  # the least size / wdeg, compared without division
+                better = best < 0 or size * best_w < best_size * wd
+            if better:
+                best_size = size
+                best = v
+                best_w = wd
     if best < 0:
         return False
     s.var_at[depth] = best
     s.rem[depth] = dom[best]
-    if best_size <= 2:
+    s.first[depth] = dom[best]
+    if best_size <= 2 or s.st[OPT_PLACES] == 0:
         return True
     best_c = -1
     best_bit = 0
@@ -780,6 +838,7 @@ def _choose(p, s, depth):
         s.var_at[depth] = -(best_c + 1)
         s.vbit[depth] = best_bit
         s.rem[depth] = places
+        s.first[depth] = places
     return True
 
 
@@ -815,7 +874,7 @@ def search(p, s, count_only, budget):
                 return EXHAUSTED
             # Probing pays at the root only: below it, the cost of trying
             # every two-valued variable outweighs the nodes it saves.
-            st[PROBE_AT] = 0
+            st[PROBE_AT] = 0 if st[OPT_PROBE] else s.dom.shape[0]
             st[PROBE_CHANGED] = 0
             st[PHASE] = PHASE_PROBE
         elif phase == PHASE_PROBE:
@@ -851,6 +910,8 @@ def search(p, s, count_only, budget):
                 continue
             if st[NODES] >= stop_at:
                 return PAUSED
+            if 0 < st[RESTART_AT] <= st[FAILURES]:
+                return RESTART
             bit = rem & -rem
             s.rem[depth] = rem ^ bit
             st[NODES] += 1

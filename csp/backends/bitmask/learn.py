@@ -1,0 +1,161 @@
+"""Restarts that keep what the search learned: nld-nogoods (Lecoutre, Sais,
+Tabary, Vidal, "Recording and minimizing nogoods from restarts", JSAT 2007).
+
+When the kernel has failed `RESTART_AT` times it stops (event `RESTART`) with
+its branch intact: at each level i the decisions x = a tried so far. Every
+alternative tried at level i, except the one in progress, has had its whole
+subtree explored, so it yields the nogood "the decisions in progress at levels
+1..i-1 and x_i = b are never all true". The search then starts again from the
+root with those nogoods as constraints (the kernel's NOGOOD kind: forbidden
+tuples) and the failure weights it has gathered, so dom/wdeg can rebuild the
+top of the tree with what the failures taught.
+
+Exactness: a nogood only cuts a subtree that was explored to the end, whose
+solutions (if any) were already counted or reported. The search after the
+restart covers exactly the rest, so counts and enumerations stay exact, and
+the search still ends: each restart removes at least the explored subtrees,
+and the cutoff grows geometrically.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from csp.backends.bitmask import kernel
+from csp.backends.bitmask.kernel import NOGOOD, Problem, State
+
+GROWTH = 1.5
+"""Each cutoff (in failures) is this much longer than the one before."""
+
+Literal = tuple[int, int]
+"""(variable, bit of the value in the variable's mask)."""
+
+
+def _literal(p: Problem, s: State, level: int, bit: int) -> Literal:
+    """The decision of `level` that took alternative `bit` (one bit of rem)."""
+    v = int(s.var_at[level])
+    if v >= 0:
+        return v, bit.bit_length() - 1
+    c = -v - 1
+    e = int(p.cstart[c]) + bit.bit_length() - 1
+    x = int(p.cvars[e])
+    common = int(s.vbit[level]).bit_length() - 1
+    shift = int(p.cshift[e])
+    if shift >= 0:
+        return x, common - shift
+    base = int(p.ctoff[e])
+    for k in range(int(p.voff[x + 1] - p.voff[x])):
+        if int(p.tmap[base + k]) == common:
+            return x, k
+    raise AssertionError("a placed value outside the variable's domain")
+
+
+def nogoods(p: Problem, s: State) -> list[tuple[list[Literal], list[Literal]]]:
+    """The nld-nogoods of the current branch, as (decisions in progress above,
+    refuted alternatives at this level): each refuted alternative together
+    with all the decisions above is one nogood."""
+    depth = int(s.st[kernel.DEPTH])
+    out: list[tuple[list[Literal], list[Literal]]] = []
+    above: list[Literal] = []
+    for level in range(1, depth + 1):
+        tried = int(s.first[level]) & ~int(s.rem[level])
+        # Alternatives are taken lowest bit first: the highest one tried is in
+        # progress, except at the deepest level, where it is finished too.
+        current = 1 << (tried.bit_length() - 1) if tried and level < depth else 0
+        refuted = tried & ~current
+        alternatives = []
+        while refuted:
+            bit = refuted & -refuted
+            refuted ^= bit
+            alternatives.append(_literal(p, s, level, bit))
+        if alternatives:
+            out.append((list(above), alternatives))
+        if current:
+            above.append(_literal(p, s, level, current))
+    return out
+
+
+def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
+    """The problem with the branch's nogoods added, and a state at its root
+    that keeps the counters and weights of `s` and restarts after `cutoff`
+    more failures."""
+    learned = nogoods(p, s)
+    root = _root(s)
+    kind = [p.kind]
+    cvars = [p.cvars]
+    cstart_tail: list[int] = []
+    params = [p.params]
+    pstart_tail: list[int] = []
+    n_entries = len(p.cvars)
+    n_params = len(p.params)
+    for above, alternatives in learned:
+        if not above:  # a value refuted at the root: gone for good
+            for x, k in alternatives:
+                root[x] &= ~(1 << k)
+            continue
+        # One constraint per scope: alternatives of a variable share it.
+        groups: dict[int, list[int]] = {}
+        for x, k in alternatives:
+            groups.setdefault(x, []).append(k)
+        # The deepest decisions first: the propagator stops at the second
+        # literal not yet true, and deep decisions are the ones that change.
+        prefix_vars = [x for x, _ in reversed(above)]
+        prefix_vals = [k for _, k in reversed(above)]
+        for x, ks in groups.items():
+            scope = [x, *prefix_vars]
+            rows = [v for k in ks for v in (k, *prefix_vals)]
+            kind.append(np.array([NOGOOD], dtype=np.int64))
+            cvars.append(np.array(scope, dtype=np.int64))
+            n_entries += len(scope)
+            cstart_tail.append(n_entries)
+            params.append(np.array([len(ks), *rows], dtype=np.int64))
+            n_params += 1 + len(rows)
+            pstart_tail.append(n_params)
+    n_old = len(p.kind)
+    all_kind = np.concatenate(kind)
+    all_cvars = np.concatenate(cvars)
+    cstart = np.concatenate([p.cstart, np.array(cstart_tail, dtype=np.int64)])
+    vcstart, vcons, vcnog = kernel.incidence(all_kind, cstart, all_cvars, len(p.dom0))
+    added = len(all_cvars) - len(p.cvars)
+    new_p = p._replace(
+        dom0=root,
+        kind=all_kind,
+        cstart=cstart,
+        cvars=all_cvars,
+        cshift=np.concatenate([p.cshift, np.zeros(added, dtype=np.int64)]),
+        ctoff=np.concatenate([p.ctoff, np.zeros(added, dtype=np.int64)]),
+        pstart=np.concatenate([p.pstart, np.array(pstart_tail, dtype=np.int64)]),
+        params=np.concatenate(params),
+        vcstart=vcstart,
+        vcons=vcons,
+        vcnog=vcnog,
+        max_arity=np.array([max(int(p.max_arity[0]), int(np.diff(cstart).max()))],
+                           dtype=np.int64),
+        lc_start=np.concatenate([p.lc_start, np.full(len(all_kind) - n_old, p.lc_start[-1],
+                                                     dtype=np.int64)]),
+    )
+    fresh = kernel.new_state(new_p)
+    fresh.st[:] = s.st
+    fresh.st[kernel.PHASE] = kernel.PHASE_START
+    fresh.st[kernel.DEPTH] = 0
+    fresh.st[kernel.TRAIL] = 0
+    fresh.st[kernel.QHEAD] = 0
+    fresh.st[kernel.QCOUNT] = 0
+    fresh.st[kernel.OPT_PROBE] = 0  # the root was probed before the first restart
+    fresh.st[kernel.RESTARTS] += 1
+    fresh.st[kernel.RESTART_AT] = int(s.st[kernel.FAILURES]) + cutoff
+    fresh.weight[:n_old] = s.weight[:n_old]
+    fresh.vweight[:] = s.vweight
+    fresh.match[: len(p.cvars)] = s.match
+    return new_p, fresh
+
+
+def _root(s: State) -> np.ndarray:
+    """The domains at the root: s.dom with the trail undone down to level 1's mark."""
+    dom = s.dom.copy()
+    mark = int(s.mark[1])
+    changed = s.trail_var[mark:int(s.st[kernel.TRAIL])]
+    # The oldest narrowing of a variable holds its mask at the root.
+    variables, oldest = np.unique(changed, return_index=True)
+    dom[variables] = s.trail_mask[mark + oldest]
+    return dom

@@ -1,0 +1,143 @@
+"""The techniques of `bitmask`, each switched off (or restarts on, very often):
+counts and enumerations must not change. Restarts keep explored subtrees as
+nogoods, so a restart between two solutions must neither lose nor repeat one:
+counts are checked against known answers and against `dlx` on problems with
+many solutions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shared_models import brute_force, overlapping_all_differents, queens_model
+
+import csp
+from csp import Model, Status
+from csp.backends.bitmask import BitmaskBackend, kernel, learn
+from csp.bench.instances import OPENED_COUNT, sudoku_opened
+from csp.problems import kakuro, sudoku
+
+VARIANTS = {
+    "default": {},
+    "no-restarts": {"restarts": 0},
+    "no-matching": {"matching": False},
+    "no-locked": {"locked": False},
+    "no-probe": {"probe": False},
+    "wdeg-off": {"wdeg": "off"},
+    "wdeg-ratio": {"wdeg": "ratio"},
+    "no-places": {"places": False},
+    # A restart after the first failure, then after 2, 4, 7, ... more: many
+    # restarts, between and around solutions.
+    "restarts-1": {"restarts": 1},
+    "restarts-5-no-places": {"restarts": 5, "places": False},
+}
+
+
+@pytest.fixture(params=list(VARIANTS), ids=list(VARIANTS))
+def variant(request) -> BitmaskBackend:
+    return BitmaskBackend(**VARIANTS[request.param])
+
+
+def _key(solution) -> tuple:
+    return tuple(sorted(solution.items(), key=repr))
+
+
+def test_queens_counts(variant: BitmaskBackend) -> None:
+    for n, count in ((5, 10), (6, 4), (7, 40), (8, 92)):  # OEIS A000170
+        model = queens_model(n)
+        assert variant.count(model).count == count
+        found = [_key(s) for s in variant.solutions(model)]
+        assert len(found) == len(set(found)) == count
+
+
+def test_sudoku_with_38_solutions(shared_data: Path, variant: BitmaskBackend) -> None:
+    special = json.loads((shared_data / "sudoku" / "sudoku9_special.json").read_text())
+    for entry in special["puzzles"]:
+        [puzzle] = sudoku.parse(entry["puzzle"])
+        model = sudoku.declare(puzzle, form="model")
+        assert variant.count(model).count == entry["solution_count"]
+        found = [sudoku.format(puzzle, sudoku.decode(puzzle, s))
+                 for s in variant.solutions(model)]
+        assert len(found) == len(set(found)) == entry["solution_count"]
+        if "all_solutions" in entry:
+            assert set(found) == set(entry["all_solutions"])
+
+
+def test_kakuro_counts(shared_data: Path, variant: BitmaskBackend) -> None:
+    data = json.loads((shared_data / "kakuro" / "kakuro.json").read_text())
+    for entry in data["puzzles"]:
+        [puzzle] = kakuro.parse("\n".join(entry["grid"]))
+        result = variant.count(kakuro.declare(puzzle))
+        assert (result.count, result.status) == (entry["solution_count"], Status.COMPLETE)
+
+
+def test_restarts_count_many_solutions_as_dlx() -> None:
+    # Norvig's hardest minus 4 givens: 52,276 solutions (dlx, xcover, miniexact,
+    # exact-cover and cpsat agree); bitmask restarts between and around them.
+    instance = sudoku_opened(4)
+    [model] = instance.build("model")
+    result = BitmaskBackend(restarts=1).count(model)
+    assert result.count == OPENED_COUNT == csp.count(instance.build("exact-cover")[0], "dlx").count
+    assert result.stats.extra["restarts"] > 10
+
+
+def test_restarts_between_solutions_neither_lose_nor_repeat() -> None:
+    model = queens_model(9)
+    plain = {_key(s) for s in BitmaskBackend().solutions(model)}
+    search = BitmaskBackend(restarts=1).solutions(model)
+    found = [_key(s) for s in search]
+    assert search.status is Status.COMPLETE
+    assert len(found) == len(set(found)) == len(plain) == 352
+    assert set(found) == plain
+    assert search.stats.extra["restarts"] > 10 and search.stats.extra["nogoods"] > 0
+
+
+def test_36x36_with_restarts(shared_data: Path) -> None:
+    entries = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
+    entry = next(e for e in entries if e["name"].endswith("TestData36-puzzel1"))
+    [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
+    search = BitmaskBackend(restarts=20).solutions(sudoku.declare(puzzle, form="model"))
+    found = [sudoku.format(puzzle, sudoku.decode(puzzle, s)) for s in search]
+    assert (found, search.status) == ([entry["solution"]], Status.COMPLETE)
+    assert search.stats.extra["restarts"] > 0
+
+
+def test_nogoods_of_a_branch() -> None:
+    # At a restart the kernel stops with its branch intact: the nogoods are
+    # built from decisions that hold on it (those above the deepest level),
+    # and each refuted alternative is on a variable none of them decided.
+    model = queens_model(8)
+    search = BitmaskBackend(restarts=3).solutions(model)
+    problem, state = search.arrays, search.state
+    assert kernel.search(problem, state, True, 1 << 20) == kernel.RESTART
+    depth = int(state.st[kernel.DEPTH])
+    learned = learn.nogoods(problem, state)
+    assert learned and all(len(above) < depth for above, _ in learned)
+    for above, alternatives in learned:
+        assert all(state.dom[x] == 1 << k for x, k in above)
+        assert all(state.dom[x] != 1 << k for x, k in alternatives)
+        assert not {x for x, _ in alternatives} & {x for x, _ in above}
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ValueError, match="wdeg must be one of off, ties, ratio"):
+        BitmaskBackend(wdeg="most")
+    with pytest.raises(ValueError, match="restarts must be >= 0"):
+        BitmaskBackend(restarts=-1)
+
+
+# -- random models: every variant against brute force -------------------------------
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(overlapping_all_differents(), st.sampled_from(list(VARIANTS)))
+def test_random_models_every_variant(m: Model, name: str) -> None:
+    names = list(m.variables)
+    backend = BitmaskBackend(**VARIANTS[name])
+    found = [tuple(s[v] for v in names) for s in backend.solutions(m)]
+    assert len(found) == len(set(found))
+    assert set(found) == brute_force(m)
+    assert backend.count(m).count == len(found)
