@@ -59,6 +59,8 @@ BUILTIN: tuple[Entry, ...] = (
           dependency="ortools"),
     Entry("python-constraint", "csp.backends.pyconstraint", "PythonConstraintBackend",
           "python-constraint", "constraint", "model", dependency="python-constraint2"),
+    Entry("sat", "csp.backends.sat", "SATBackend", "sat", "pysat", "model",
+          dependency="python-sat"),
 )
 
 BUILTIN_NAMES = tuple(entry.name for entry in BUILTIN)
