@@ -61,6 +61,7 @@ BUILTIN: tuple[Entry, ...] = (
           "python-constraint", "constraint", "model", dependency="python-constraint2"),
     Entry("sat", "csp.backends.sat", "SATBackend", "sat", "pysat", "model",
           dependency="python-sat"),
+    Entry("race", "csp.backends.race", "Race", form="model"),
 )
 
 BUILTIN_NAMES = tuple(entry.name for entry in BUILTIN)
@@ -89,6 +90,15 @@ def available() -> list[str]:
     return [name for name in REGISTRY if _load(name) is not None]
 
 
+def engines() -> list[str]:
+    """The available backends that search on their own: those that run other
+    backends (capability `portfolio`, as `race`) left out. The witnesses of
+    `crosscheck` and the fallbacks of `auto`."""
+    from csp.backends.base import PORTFOLIO
+
+    return [name for name in available() if PORTFOLIO not in get(name).capabilities]
+
+
 def broken() -> dict[str, str]:
     """The plug-ins that could not be loaded: name -> the reason."""
     _read_plugins()
@@ -106,11 +116,18 @@ def get(backend: str | Backend) -> Backend:
             raise BackendUnavailable(f"{backend!r} is not a backend: {'; '.join(problems)}")
         return backend
     name = ALIASES.get(backend, backend)
-    _entry(name)
-    loaded = _load(name)
+    base, colon, options = name.partition(":")
+    _entry(base)
+    loaded = _load(base)
     if loaded is None:
-        raise BackendUnavailable(_errors[name])
-    return loaded
+        raise BackendUnavailable(_errors[base])
+    if not colon:
+        return loaded
+    # `name:options`: a backend that takes options answers a configured copy.
+    configured = getattr(loaded, "configured", None)
+    if configured is None:
+        raise BackendUnavailable(f"backend {base!r} takes no options, as in {name!r}")
+    return configured(options)
 
 
 def name_of(backend: str | Backend) -> str:
@@ -122,7 +139,7 @@ def native_form(backend: str | Backend) -> str:
     """The form a backend solves natively, `"exact-cover"` or `"model"`
     (for a built-in, known without importing it)."""
     if isinstance(backend, str):
-        entry = _entry(ALIASES.get(backend, backend))
+        entry = _entry(ALIASES.get(backend, backend).partition(":")[0])
         if entry.form is not None:
             return entry.form
     return form_of(get(backend).native)
@@ -135,7 +152,7 @@ def form_of(native: type) -> str:
 
 
 def default_for(problem: Any) -> str:
-    """The backend `auto` means for this problem: the first available one
+    """The backend `auto` means for this problem: the first available engine
     native to its form (the compiled built-in)."""
     from csp.exactcover import ExactCover
     from csp.model import Model
@@ -143,7 +160,7 @@ def default_for(problem: Any) -> str:
     if not isinstance(problem, (ExactCover, Model)):
         raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")
     form = "exact-cover" if isinstance(problem, ExactCover) else "model"
-    for name in available():
+    for name in engines():
         if native_form(name) == form:
             return name
     raise BackendUnavailable(f"no available backend is native to the {form} form")
@@ -283,6 +300,7 @@ __all__ = [
     "available",
     "broken",
     "default_for",
+    "engines",
     "get",
     "known",
     "name_of",

@@ -16,6 +16,7 @@ never a backend's name, decides what the rest of `csp` does with it:
   `count_chosen`) on its native form, so parallel counting and canonicity
   pruning up to symmetry cut its own search tree into subproblems;
 - `COLOURS`: an exact-cover backend that takes coloured secondary items;
+- `PORTFOLIO`: the backend runs other backends (see `csp.backends.engines`);
 - a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
   model backend that takes that kind of constraint as it is. A constraint of
   another kind is decomposed (into a `Table`, or an all-different into `!=`
@@ -45,6 +46,10 @@ SPLIT = "split"
 """The backend implements `Splitting` on its native form."""
 COLOURS = "colours"
 """An exact-cover backend that takes coloured secondary items."""
+PORTFOLIO = "portfolio"
+"""The backend runs other backends (`race`): no independent engine, so the
+defaults that want witnesses or fallbacks (`crosscheck`, `auto`, the
+backends a refusal names) leave it out (`csp.backends.engines`)."""
 CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
 """The kinds of constraint (`Constraint.kind`) a model backend may declare."""
 
