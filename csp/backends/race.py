@@ -11,11 +11,16 @@ What wins:
 - `count`: the first member to finish its count (`COMPLETE`). Stopped by the
   time limit or Ctrl-C, the race reports the largest count a member had
   reached (a lower bound, as any count so stopped);
-- `solve` and `solutions`: the first member to produce a solution, or to
-  prove there is none. From then on only the winner runs, and its solutions
-  are streamed in its order (a member is never switched mid-enumeration:
-  that would need every solution kept to skip repeats). The winner of the
-  first solution is not always the fastest to enumerate them all: to race a
+- `solve`, and `solutions` with a `limit` of at most `BUFFER`: the first
+  member to find `limit` solutions or to prove there are fewer (a proof of
+  uniqueness is `limit=2`). Each member keeps the solutions it found until
+  one wins; the winner's are then handed out, so the first comes when the
+  race is over;
+- `solutions` without a limit (or a larger one): the first member to produce
+  a solution, or to prove there is none. From then on only the winner runs,
+  and its solutions are streamed as it finds them (a member is never switched
+  mid-enumeration: that would need every solution kept to skip repeats). The
+  first to a solution is not always the fastest to list them all: to race a
   whole enumeration, race its count.
 
 `stats.extra["winner"]` names the winner and `stats.extra["race"]` says what
@@ -44,6 +49,7 @@ import multiprocessing
 import multiprocessing.connection
 import time
 import weakref
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -68,6 +74,11 @@ POLL = 0.05
 """The longest the race waits for a member before it looks at the clock."""
 
 PROGRESS_SECONDS = 0.2
+
+QUIET_SECONDS = 0.5
+
+BUFFER = 10_000
+"""The largest `limit` raced to the end: each member may keep that many solutions."""
 
 PRELOAD = ["csp.backends.warm"]
 """What the fork server imports once: every engine warmed up (`csp.backends.warm`)."""
@@ -127,6 +138,7 @@ class _Runner:
     figures: dict[str, Any] = field(default_factory=dict)
     status: Status | None = None
     error: str | None = None
+    found: list[Any] = field(default_factory=list)  # its solutions, while kept
 
     @property
     def running(self) -> bool:
@@ -179,6 +191,9 @@ class RaceSearch(Search):
         self._deadline: float | None = None
         self._last_progress = 0.0
         self._news = False
+        self._buffered = limit is not None and limit <= BUFFER and not count_only
+        self._pending: deque[Any] | None = None  # the winner's kept solutions, to hand out
+        self._final: Status | None = None  # how the race ended, once they are handed out
         self._finalizer = weakref.finalize(self, _stop, runners)
 
     # -- starting and stopping ----------------------------------------------------------
@@ -228,6 +243,8 @@ class RaceSearch(Search):
             self._start()
         if self.status is not None:
             raise StopIteration
+        if self._pending is not None:
+            return self._hand_out()
         try:
             solution = self._run()
         except KeyboardInterrupt:
@@ -236,9 +253,21 @@ class RaceSearch(Search):
         except BaseException:
             _stop(self.runners)
             raise
+        if self._pending is not None:
+            return self._hand_out()
         if solution is None:
             raise StopIteration
         return solution
+
+    def _hand_out(self) -> Any:
+        """The next kept solution of the winner of a race to `limit` solutions."""
+        assert self._pending is not None and self.winner is not None
+        if not self._pending:
+            assert self._final is not None
+            self._finish(self._final)
+            raise StopIteration
+        self.stats.solutions += 1
+        return self.winner.plan.declared(self._pending.popleft())
 
     def count(self) -> Result:
         """Run the race to its end (members counting), and report it."""
@@ -250,7 +279,7 @@ class RaceSearch(Search):
 
     def _run(self) -> Any:
         """Read the members until a solution to hand out (or None: the end)."""
-        while self.status is None:
+        while self.status is None and self._pending is None:
             listening = [r for r in self.runners if r.running
                          and (self.winner is None or r is self.winner)]
             if not listening:
@@ -265,7 +294,7 @@ class RaceSearch(Search):
                     found = self._receive(runner)
                     if found is not None:
                         return found[0]
-                    if self.status is not None:
+                    if self.status is not None or self._pending is not None:
                         return None
             self._tick()
         return None
@@ -283,14 +312,22 @@ class RaceSearch(Search):
             self._news = True
         elif kind == "solution":
             runner.figures = message[2]
+            if self._buffered:
+                runner.found.append(message[1])
+                return None
             self._crown(runner)
             self.stats.solutions += 1
             return (runner.plan.declared(message[1]),)
         elif kind == "done":
             runner.status, runner.figures = Status(message[1]), message[2]
-            if self.winner is runner or runner.status is Status.COMPLETE:
+            complete = runner.status is Status.COMPLETE or (
+                self._buffered and runner.status is Status.SOLUTION_LIMIT)
+            if self.winner is runner or complete:
                 self._crown(runner)
-                self._finish(runner.status)
+                if self._buffered:
+                    self._pending, self._final = deque(runner.found), runner.status
+                else:
+                    self._finish(runner.status)
         else:
             runner.error = message[1]
             self.notes.append(f"{runner.name} failed: {message[1]}")
@@ -316,10 +353,18 @@ class RaceSearch(Search):
     def _tick(self) -> None:
         now = time.perf_counter()
         if self._deadline is not None and now >= self._deadline:
+            if self.progress is not None and not self._last_progress:
+                # The first race of a process starts the fork server, which may
+                # take the whole limit: progress is still reported once.
+                self._measure()
+                self.progress(self.stats)
             self._finish(Status.TIME_LIMIT)
             return
-        if self.progress is not None and self._news and now - self._last_progress \
-                >= PROGRESS_SECONDS:
+        # On the members' news, at most every PROGRESS_SECONDS; without news
+        # (members starting on a busy machine), every QUIET_SECONDS all the same.
+        quiet = now - (self._last_progress or self._started or now)
+        if self.progress is not None and (
+                (self._news and quiet >= PROGRESS_SECONDS) or quiet >= QUIET_SECONDS):
             self._last_progress = now
             self._news = False
             self._measure()
