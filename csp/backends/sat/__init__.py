@@ -1,6 +1,6 @@
 """The `sat` backend: a CDCL SAT solver (Glucose 4.1, through PySAT).
 
-Both forms are encoded as clauses (`csp.backends.sat.encode`): a `Model`
+Both forms are encoded as clauses (`csp.backends.sat.cnf`): a `Model`
 one-hot with cardinality encodings from `pysat.card`, an `ExactCover` as one
 literal per option. Solutions are enumerated and counted by *blocking
 clauses*: after each solution, a clause over the declared literals only (the
@@ -45,7 +45,7 @@ from csp.backends.base import (
     Progress,
     SlicedSearch,
 )
-from csp.backends.sat.encode import encode, refusal
+from csp.backends.sat.cnf import encode, refusal
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model

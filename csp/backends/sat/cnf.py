@@ -147,19 +147,13 @@ def _exact_cover(cnf: Cnf, xc: ExactCover) -> None:
             cnf.clauses.append([-literal, *options])
             literals.append(literal)
         cnf.at_most_one(uncoloured + literals)
-    # An option covering no primary item may join any solution that leaves
-    # its secondary items free: a solution is excluded by dropping one of its
-    # options or by adding one of those (any other option would cover a
-    # primary item twice).
-    free = [k for k in range(xc.n_options)
-            if all(items[p] >= xc.n_primary for p in range(start[k], start[k + 1]))]
-
     def read(true: set[int]) -> tuple[int, ...]:
         return tuple(k for k, literal in enumerate(option) if literal in true)
 
     def block(true: set[int]) -> list[int]:
-        return ([-option[k] for k in range(xc.n_options) if option[k] in true]
-                + [option[k] for k in free if option[k] not in true])
+        # Every option covers a primary item (ExactCover says so): another
+        # solution cannot hold all of this one's options and more.
+        return [-option[k] for k in range(xc.n_options) if option[k] in true]
 
     cnf.read, cnf.block = read, block
 
