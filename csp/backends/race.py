@@ -271,11 +271,8 @@ class RaceSearch(Search):
 
     def count(self) -> Result:
         """Run the race to its end (members counting), and report it."""
-        self.count_only = True
-        for _ in self:
-            pass
-        assert self.status is not None
-        return Result(self.stats.solutions, self.status, self.stats, self.backend)
+        self.count_only = True  # no solution comes back: the result holds none
+        return self.result()
 
     def _run(self) -> Any:
         """Read the members until a solution to hand out (or None: the end)."""
