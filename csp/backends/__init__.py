@@ -84,6 +84,20 @@ def known() -> list[str]:
     return [name for name in REGISTRY if name not in _broken]
 
 
+def is_known(name: str) -> bool:
+    """Whether `name` names a known backend: a name, an alias, or `name:options`.
+
+    >>> is_known("race:dlx+cpsat"), is_known("nonesuch")
+    (True, False)
+    """
+    return ALIASES.get(name, name).partition(":")[0] in known()
+
+
+def entry(name: str) -> Entry:
+    """Where the backend `name` (a name, an alias, or `name:options`) comes from."""
+    return _entry(ALIASES.get(name, name).partition(":")[0])
+
+
 def available() -> list[str]:
     """The names of the backends that can run here."""
     _read_plugins()
@@ -301,7 +315,9 @@ __all__ = [
     "broken",
     "default_for",
     "engines",
+    "entry",
     "get",
+    "is_known",
     "known",
     "name_of",
     "native_form",

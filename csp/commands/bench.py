@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     names = [name for word in (args.backends or backends.known())
              for name in word.split(",") if name] or backends.known()
     for name in names:
-        if backends.name_of(name) not in backends.known():
+        if not backends.is_known(name):
             raise InputError(f"unknown backend {name!r}; the backends are: "
                              f"{', '.join(backends.known())}")
     lineup = solvers.backend_solvers(names)
