@@ -248,8 +248,8 @@ class RaceSearch(Search):
         try:
             solution = self._run()
         except KeyboardInterrupt:
-            self._finish(Status.INTERRUPTED)
-            raise StopIteration from None
+            self._end(Status.INTERRUPTED)
+            solution = None
         except BaseException:
             _stop(self.runners)
             raise
@@ -287,12 +287,15 @@ class RaceSearch(Search):
                 wait = max(0.0, min(wait, self._deadline - time.perf_counter()))
             ready = multiprocessing.connection.wait([r.conn for r in listening], wait)
             for runner in listening:
-                if runner.conn in ready:
+                # Everything a ready member has sent, not one message per wait.
+                while runner.conn in ready:
                     found = self._receive(runner)
                     if found is not None:
                         return found[0]
                     if self.status is not None or self._pending is not None:
                         return None
+                    if not runner.running or not runner.conn.poll():
+                        break
             self._tick()
         return None
 
@@ -332,6 +335,18 @@ class RaceSearch(Search):
                 self._finish(Status.INTERRUPTED)
         return None
 
+    def _end(self, status: Status) -> None:
+        """Stopped before any member had a complete answer (time limit, Ctrl-C):
+        in a race to `limit` solutions, the member that had found the most
+        hands them out; the race then ends with `status`."""
+        best = max(self.runners, key=lambda r: len(r.found))
+        if self._buffered and self.winner is None and best.found:
+            self.winner = best
+            _stop(self.runners)
+            self._pending, self._final = deque(best.found), status
+        else:
+            self._finish(status)
+
     def _crown(self, runner: _Runner) -> None:
         """`runner` has the first complete answer: the others stop now."""
         if self.winner is None:
@@ -344,8 +359,7 @@ class RaceSearch(Search):
         if not finished:
             raise InputError("race: every member failed: " + "; ".join(self.notes))
         statuses = [r.status for r in finished if r.status is not None]
-        self._finish(Status.INTERRUPTED if Status.INTERRUPTED in statuses
-                     else Status.TIME_LIMIT)
+        self._end(Status.INTERRUPTED if Status.INTERRUPTED in statuses else Status.TIME_LIMIT)
 
     def _tick(self) -> None:
         now = time.perf_counter()
@@ -355,7 +369,7 @@ class RaceSearch(Search):
                 # take the whole limit: progress is still reported once.
                 self._measure()
                 self.progress(self.stats)
-            self._finish(Status.TIME_LIMIT)
+            self._end(Status.TIME_LIMIT)
             return
         # On the members' news, at most every PROGRESS_SECONDS; without news
         # (members starting on a busy machine), every QUIET_SECONDS all the same.
