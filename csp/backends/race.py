@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
+import os
 import time
 import weakref
 from collections import deque
@@ -81,7 +82,11 @@ BUFFER = 10_000
 """The largest `limit` raced to the end: each member may keep that many solutions."""
 
 PRELOAD = ["csp.backends.warm"]
-"""What the fork server imports once: every engine warmed up (`csp.backends.warm`)."""
+"""What the fork server imports once: the members warmed up (`csp.backends.warm`)."""
+
+WARM = "CSP_RACE_WARM"
+"""The environment variable that tells the fork server which backends to warm
+up (comma-separated): the members of the race that starts it."""
 
 
 def _context() -> Any:
@@ -209,6 +214,18 @@ class RaceSearch(Search):
             self._finish(Status.TIME_LIMIT)
             return
         context = _context()
+        # The fork server, if this race starts it, warms up these members only.
+        before = os.environ.get(WARM)
+        os.environ[WARM] = ",".join(runner.name for runner in self.runners)
+        try:
+            self._launch(context)
+        finally:
+            if before is None:
+                del os.environ[WARM]
+            else:
+                os.environ[WARM] = before
+
+    def _launch(self, context: Any) -> None:
         for runner in self.runners:
             receive, send = context.Pipe(duplex=False)
             process = context.Process(
