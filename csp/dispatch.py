@@ -13,7 +13,9 @@ built-in gets:
    decomposed (into a `Table` of its allowed tuples, or an all-different into
    `!=` pairs) where that is small, else refused with an `InputError` naming
    the constraint and the backends that do take it; colours on an exact-cover
-   backend without `COLOURS` are refused the same way.
+   backend without `COLOURS` are refused the same way; bounds (multiplicities)
+   on a backend without `MULTIPLICITIES` are lowered to a `Model` if the
+   backend takes one, else refused.
 
 >>> from csp import ExactCover
 >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from csp import backends
-from csp.backends.base import COLOURS, Backend, Progress, Search
+from csp.backends.base import COLOURS, MULTIPLICITIES, SPLIT, Backend, Progress, Search
 from csp.constraints import AllDifferent, Compare, Constraint, Table
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
@@ -139,8 +141,12 @@ def prepare(problem: Problem, backend: str | Backend = "auto") -> Plan:
 
 def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
     """The plan for `chosen`, or why `chosen` cannot take `problem`."""
-    if isinstance(problem, chosen.accepts):
+    if isinstance(problem, chosen.accepts) and not _lowers_bounds(problem, chosen):
         target, decode = problem, None
+    elif isinstance(problem, ExactCover) and _lowers_bounds(problem, chosen):
+        from csp import reformulate
+
+        target, decode = reformulate.exact_cover_to_model(problem)
     else:
         from csp import reformulate
 
@@ -151,6 +157,22 @@ def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
     if refused is None:
         refused = refusal(adapted, chosen)
     return Plan(chosen, problem, adapted, decode), refused
+
+
+def _lowers_bounds(problem: Problem, backend: Backend) -> bool:
+    """Whether a cover with bounds goes to `backend` as a model: it does not
+    take multiplicities, but takes models."""
+    return (isinstance(problem, ExactCover) and bool(problem.bounds)
+            and MULTIPLICITIES not in backend.capabilities and Model in backend.accepts)
+
+
+def splits(plan: Plan) -> bool:
+    """Whether `plan`'s backend cuts its own search tree (`SPLIT`) for the
+    problem it gets: never a cover with bounds, whose branches are not sets
+    of options."""
+    target = plan.target
+    return SPLIT in plan.backend.capabilities and not (
+        isinstance(target, ExactCover) and target.bounds)
 
 
 def refusal(problem: Problem, backend: Backend) -> str | None:
@@ -173,6 +195,9 @@ def _adapt(problem: Problem, backend: Backend) -> tuple[Problem, str | None]:
         if problem.colours and COLOURS not in backend.capabilities:
             return None, (f"backend {backend.name!r} does not take colours, and this exact "
                           f"cover has {len(problem.colours)}")
+        if problem.bounds and MULTIPLICITIES not in backend.capabilities:
+            return None, (f"backend {backend.name!r} does not take multiplicities, and "
+                          f"this exact cover has bounds on {len(problem.bounds)} items")
         return problem, None
     caps = backend.capabilities
     if all(kinds(c) & caps for c in problem.constraints):
@@ -221,7 +246,11 @@ def takers(problem: Problem) -> list[str]:
         backend = backends.get(name)
         try:
             target = problem
-            if not isinstance(problem, backend.accepts):
+            if _lowers_bounds(problem, backend):
+                from csp import reformulate
+
+                target, _ = reformulate.exact_cover_to_model(problem)
+            elif not isinstance(problem, backend.accepts):
                 from csp import reformulate
 
                 target, _ = reformulate.lower(problem, backend.native)
@@ -293,4 +322,4 @@ def count_below(plan: Plan, prefix: Sequence[Hashable],
 
 
 __all__ = ["Decoded", "Plan", "checked", "decompose", "kinds", "prepare", "refusal", "resolve",
-           "takers"]
+           "splits", "takers"]

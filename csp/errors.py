@@ -48,6 +48,11 @@ class InputError(ValueError):
         )
 
 
+class InputWarning(UserWarning):
+    """Input that is read, but not all of it: e.g. an option of Knuth's format
+    without a primary item, which Knuth's programs drop with a warning too."""
+
+
 class BackendUnavailable(RuntimeError):
     """A backend that is not installed or cannot take this problem."""
 

@@ -8,6 +8,8 @@ Glossary (Knuth, TAOCP 7.2.2.1):
 - *option*: a set of items, some secondary ones possibly coloured. A solution
   is a set of options that covers every primary item exactly once and gives
   each secondary item at most one option, or one colour.
+- *multiplicity* (Knuth's DLX3, "MCC"): a primary item may carry bounds
+  `(a, b)`; it must then be covered between a and b times instead of once.
 
 A solution is the sorted tuple of the chosen options' indices, in declaration
 order; `ExactCover.data` holds each option's payload so that a puzzle can
@@ -31,12 +33,13 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable, Hashable, Iterable
+import warnings
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, BinaryIO
 
 import numpy as np
 
-from csp.errors import InputError, refuse_string
+from csp.errors import InputError, InputWarning, refuse_string
 
 Item = Hashable
 """An item is named by any hashable; a coloured secondary item is `(name, colour)`."""
@@ -63,6 +66,7 @@ class ExactCover:
         secondary: Iterable[Item] = (),
         *,
         name: str | None = None,
+        bounds: Mapping[Item, int | tuple[int, int]] | None = None,
     ) -> None:
         refuse_string(primary, "ExactCover(primary=...)")
         refuse_string(secondary, "ExactCover(secondary=...)")
@@ -91,6 +95,12 @@ class ExactCover:
         #: each option's payload, in declaration order
         self.data: list[Any] = []
         self._arrays: dict[str, np.ndarray] | None = None
+        #: the multiplicities of the primary items that have them: name ->
+        #: (least, most) times it must be covered; an item not here is
+        #: covered exactly once (bounds (1, 1) are not stored)
+        self.bounds: dict[Item, tuple[int, int]] = {}
+        for item, bound in (bounds or {}).items():
+            self.set_bounds(item, bound)
 
     def _declare(self, item: Item, into: list[Item]) -> None:
         try:
@@ -131,6 +141,59 @@ class ExactCover:
         """All item names, primary first, in declaration order."""
         return self.primary + self.secondary
 
+    # -- multiplicities ----------------------------------------------------------
+
+    def set_bounds(self, item: Item, bound: int | tuple[int, int]) -> None:
+        """Let primary `item` be covered between `a` and `b` times, for `bound`
+        = `(a, b)`, or exactly `b` times for `bound` = `b` (Knuth's `a:b|name`
+        and `b|name`). `0 <= a <= b` and `b >= 1`.
+
+        >>> xc = ExactCover(["r", "c"], bounds={"r": 2})
+        >>> xc.set_bounds("c", (0, 2))
+        >>> xc.bounds
+        {'r': (2, 2), 'c': (0, 2)}
+        """
+        code = self._index.get(item) if _hashable(item) else None
+        if code is None:
+            raise InputError(f"bounds on unknown item {_show(item)}", token=item)
+        if code >= len(self.primary):
+            raise InputError(f"bounds on secondary item {_show(item)}: only a primary item "
+                             "has a multiplicity", token=item)
+        if isinstance(bound, tuple):
+            if len(bound) != 2:
+                raise InputError(f"bounds of item {_show(item)} must be (least, most) or one "
+                                 f"number, not {bound!r}", token=item)
+            lower, upper = bound
+        else:
+            lower = upper = bound
+        for value in (lower, upper):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise InputError(f"bound {value!r} of item {_show(item)} is not a whole number",
+                                 token=item)
+            if value < 0:
+                raise InputError(f"bound {value} of item {_show(item)} is negative", token=item)
+        if lower > upper:
+            raise InputError(f"item {_show(item)}: least {lower} exceeds most {upper}",
+                             token=item)
+        if upper == 0:
+            raise InputError(f"item {_show(item)}: bounds 0:0 (it may never be covered; "
+                             "leave it out, or make it secondary)", token=item)
+        if (lower, upper) == (1, 1):
+            self.bounds.pop(item, None)
+        else:
+            self.bounds[item] = (int(lower), int(upper))
+        self._arrays = None
+
+    def multiplicities(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least and most number of times each primary item must be covered
+        (int32 arrays of `n_primary`, ones where no bounds were given)."""
+        lower = np.ones(self.n_primary, dtype=np.int32)
+        upper = np.ones(self.n_primary, dtype=np.int32)
+        for item, (a, b) in self.bounds.items():
+            code = self._index[item]
+            lower[code], upper[code] = a, b
+        return lower, upper
+
     # -- declaring -------------------------------------------------------------
 
     def add_option(self, items: Iterable[Item], data: Any = None) -> int:
@@ -140,6 +203,15 @@ class ExactCover:
         (`(name, None)` leaves it uncoloured).
         """
         refuse_string(items, f"the items of option {self.n_options}")
+        codes, colours = self._encode(items)
+        if not any(code < len(self.primary) for code in codes):
+            shown = self._shown(codes, colours)
+            raise InputError(f"an option must cover at least one primary item: {shown!r} "
+                             "has only secondary items", token=shown)
+        return self._append(codes, colours, data)
+
+    def _encode(self, items: Iterable[Item]) -> tuple[list[int], list[int]]:
+        """An option's entries as item codes and colour codes (0 = none)."""
         index = self._index
         n_primary = len(self.primary)
         seen: set[int] = set()
@@ -165,10 +237,9 @@ class ExactCover:
             seen.add(code)
             codes.append(code)
             colours.append(0 if colour is None else self._colour_code(colour))
-        if not any(code < n_primary for code in codes):
-            shown = self._shown(codes, colours)
-            raise InputError(f"an option must cover at least one primary item: {shown!r} "
-                             "has only secondary items", token=shown)
+        return codes, colours
+
+    def _append(self, codes: list[int], colours: list[int], data: Any) -> int:
         self._items.extend(codes)
         self._colours.extend(colours)
         self._start.append(len(self._items))
@@ -243,7 +314,9 @@ class ExactCover:
         if len(set(chosen)) != len(chosen):
             problems.append("an option is chosen twice")
         covered: dict[int, tuple[int, int]] = {}
+        times = [0] * len(self.primary)  # how often each primary item is covered
         n_primary = len(self.primary)
+        lower, upper = self.multiplicities()
         for k in chosen:
             if not (isinstance(k, (int, np.integer)) and 0 <= k < self.n_options):
                 problems.append(f"no option {k!r}")
@@ -251,13 +324,19 @@ class ExactCover:
             lo, hi = self._start[k], self._start[k + 1]
             for code, colour in zip(self._items[lo:hi], self._colours[lo:hi]):
                 name = _show(self.items_name(code))
+                if code < n_primary:
+                    times[code] += 1
+                    if times[code] == 2 and upper[code] == 1:
+                        other = covered[code][0]
+                        problems.append(f"primary item {name} is covered by options {other} "
+                                        f"and {k}")
                 if code not in covered:
                     covered[code] = (k, colour)
                     continue
                 other, other_colour = covered[code]
                 if code < n_primary:
-                    problems.append(f"primary item {name} is covered by options {other} and {k}")
-                elif colour == 0 or other_colour == 0:
+                    continue
+                if colour == 0 or other_colour == 0:
                     problems.append(f"secondary item {name} is covered by options {other} and {k}")
                 elif colour != other_colour:
                     problems.append(
@@ -265,8 +344,15 @@ class ExactCover:
                         "with different colours"
                     )
         for code in range(n_primary):
-            if code not in covered:
-                problems.append(f"primary item {_show(self.primary[code])} is not covered")
+            name = _show(self.primary[code])
+            if times[code] == 0 and lower[code] == 1:
+                problems.append(f"primary item {name} is not covered")
+            elif times[code] < lower[code]:
+                problems.append(f"primary item {name} is covered {times[code]} times, fewer "
+                                f"than its least {lower[code]}")
+            elif times[code] > upper[code] > 1:
+                problems.append(f"primary item {name} is covered {times[code]} times, more "
+                                f"than its most {upper[code]}")
         return problems
 
     def is_solution(self, solution: Iterable[int]) -> bool:
@@ -275,16 +361,24 @@ class ExactCover:
     # -- Knuth's text format -------------------------------------------------------
 
     @classmethod
-    def from_text(cls, text: str, *, source: str | None = None) -> ExactCover:
+    def from_text(cls, text: str, *, source: str | None = None,
+                  warn: Callable[[str], None] | None = None) -> ExactCover:
         """Read Knuth's format: comment lines start with `|`; the first other line
         names the items (primary, then a lone `|`, then secondary); every further
         line is an option, with `name:colour` for a coloured secondary item.
+
+        A primary item may carry bounds, as Knuth's DLX3 reads them: `a:b|name`
+        (covered between a and b times) or `b|name` (exactly b times). An
+        option without a primary item is dropped with a warning, as Knuth's
+        programs do: `warn(message)` if given, else an `InputWarning`.
 
         >>> xc = ExactCover.from_text("| tiny\\na b | x\\na x:0\\nb x:0\\n")
         >>> xc.primary, xc.secondary, xc.n_options
         (['a', 'b'], ['x'], 2)
         >>> xc.option_text(1)
         'b x:0'
+        >>> ExactCover.from_text("2|r 0:1|c\\nr c\\nr\\n").bounds
+        {'r': (2, 2), 'c': (0, 1)}
         """
         xc: ExactCover | None = None
         text = strip_boms(text)  # an editor's byte-order mark is not part of an item
@@ -304,15 +398,39 @@ class ExactCover:
                     if colon and (not name or not colour):
                         raise InputError(f"malformed item {token!r}", token=token)
                     entries.append((name, colour) if colon else token)
-                xc.add_option(entries, data=None)
+                if xc._has_primary(entries):
+                    xc.add_option(entries, data=None)
+                    continue
+                where = ": ".join(filter(None, (source, f"line {number}")))
+                message = f"{where}: option ignored (it has no primary item): {line[:80]}"
+                if warn is None:
+                    warnings.warn(message, InputWarning, stacklevel=2)
+                else:
+                    warn(message)
             except InputError as err:
                 raise err.located(line=number, source=source) from None
         if xc is None:
             raise InputError("no items: the input has no item line", source=source)
         return xc
 
+    def _has_primary(self, entries: list[Item]) -> bool:
+        """Whether an option read from text covers a primary item; an unknown
+        item is an error even in an option that would be dropped."""
+        found = False
+        for entry in entries:
+            name = entry[0] if isinstance(entry, tuple) else entry
+            code = self._index.get(name)
+            if code is None:
+                raise InputError(f"unknown item {_show(name)} in option", token=name)
+            found = found or code < len(self.primary)
+        return found
+
     @classmethod
     def _from_item_line(cls, tokens: list[str], source: str | None) -> ExactCover:
+        # Knuth's reader takes `|name` as the separator and then a name.
+        tokens = [part for token in tokens
+                  for part in (["|", token[1:]] if token.startswith("|") and token != "|"
+                               else [token])]
         if tokens.count("|") > 1:
             raise InputError("more than one '|' in the item line", token="|")
         if "|" in tokens:
@@ -320,22 +438,36 @@ class ExactCover:
             primary, secondary = tokens[:bar], tokens[bar + 1 :]
         else:
             primary, secondary = tokens, []
-        for token in primary + secondary:
+        bounds: dict[Item, int | tuple[int, int]] = {}
+        names: list[str] = []
+        for token in primary:
+            name, bound = _bounded_token(token)
+            names.append(name)
+            if bound is not None:
+                bounds[name] = bound
+        for token in secondary:
+            if "|" in token:
+                name = token.rpartition("|")[2]
+                raise InputError(f"bounds on secondary item {name!r} ({token!r}): only a "
+                                 "primary item has a multiplicity", token=token)
+        for token in names + secondary:
             if ":" in token:
                 raise InputError(f"item name {token!r} may not contain ':'", token=token)
             if token.startswith(BOM):
                 # Written first in a file, it would be dropped as a byte-order mark.
                 raise InputError(f"item name {token!r} starts with a byte-order mark (U+FEFF)",
                                  token=token)
-        if not primary:
+        if not names:
             raise InputError("no primary items in the item line")
-        return cls(primary, secondary, name=os.path.basename(source) if source else None)
+        return cls(names, secondary, name=os.path.basename(source) if source else None,
+                   bounds=bounds)
 
     @classmethod
-    def read(cls, path: str | os.PathLike[str]) -> ExactCover:
+    def read(cls, path: str | os.PathLike[str],
+             warn: Callable[[str], None] | None = None) -> ExactCover:
         """Read a file in Knuth's format (see `from_text`)."""
         path = os.fspath(path)
-        return cls.from_text(read_text_file(path), source=path)
+        return cls.from_text(read_text_file(path), source=path, warn=warn)
 
     def to_text(self) -> str:
         """This problem in Knuth's format. Items and colours are written with
@@ -347,6 +479,8 @@ class ExactCover:
         >>> text = "a b c | x y\\na x:0\\nb x:0 y\\nc y:1\\na b x:1\\n"
         >>> ExactCover.from_text(text).to_text() == text
         True
+        >>> print(ExactCover(["r", "d"], bounds={"r": 2, "d": (0, 2)}).to_text(), end="")
+        2|r 0:2|d
         >>> xc = ExactCover([("r", 1), ("r", 2)], [("c", 1)])
         >>> _ = xc.add_option([("r", 1), (("c", 1), (0, 1))])
         >>> print(xc.to_text(), end="")
@@ -358,7 +492,8 @@ class ExactCover:
                              "has none")
         _check_distinct(self.items, _name_token, "item names")
         _check_distinct(self.colours, _colour_token, "colours")
-        head = _line(_name_token(name) for name in self.primary)
+        head = _line(_bounds_token(self.bounds.get(name)) + _name_token(name)
+                     for name in self.primary)
         if self.secondary:
             head += " | " + " ".join(_name_token(name) for name in self.secondary)
         lines = [head] + [self.option_text(k) for k in range(self.n_options)]
@@ -478,12 +613,53 @@ def _check_distinct(values: Iterable[object], token: Callable[[object], str], wh
 
 def _name_token(name: object) -> str:
     """An item name as a token: no space, no ':' (a token splits at its first ':'),
-    no leading byte-order mark (a reader drops one at the start of a file)."""
+    no '|' (it would read as bounds, `a:b|name`), no leading byte-order mark (a
+    reader drops one at the start of a file)."""
     text = _text(name)
-    if not text or _has_space(text) or ":" in text or text == "|" or text.startswith(BOM):
+    if not text or _has_space(text) or ":" in text or "|" in text or text.startswith(BOM):
         raise InputError(f"item name {name!r} cannot be written as a token of Knuth's format",
                          token=name)
     return text
+
+
+_BOUNDS = re.compile(r"(?:([^:|]*):)?([^:|]*)\|(.*)")
+
+
+def _bounded_token(token: str) -> tuple[str, tuple[int, int] | None]:
+    """A primary item's token of the item line: its name, and its bounds if it
+    has `a:b|` or `b|` in front (Knuth's DLX3).
+
+    >>> _bounded_token("0:2|d1"), _bounded_token("2|r"), _bounded_token("r")
+    (('d1', (0, 2)), ('r', (2, 2)), ('r', None))
+    """
+    if "|" not in token:
+        return token, None
+    match = _BOUNDS.fullmatch(token)
+    if match is None or "|" in match[3]:
+        raise InputError(f"malformed bounds {token!r}: write a:b|name or b|name",
+                         token=token)
+    name = match[3]
+    if not name:
+        raise InputError(f"no item name after the bounds in {token!r}", token=token)
+    upper = _bound(match[2], name, token)
+    lower = upper if match[1] is None else _bound(match[1], name, token)
+    return name, (lower, upper)  # checked as any bounds are, by `set_bounds`
+
+
+def _bound(text: str, name: str, token: str) -> int:
+    if text.isdigit() and text.isascii():
+        return int(text)
+    if text.startswith("-") and text[1:].isdigit():
+        raise InputError(f"item {name!r}: bound {text} is negative in {token!r}", token=token)
+    raise InputError(f"item {name!r}: bound {text!r} is not a whole number in {token!r}",
+                     token=token)
+
+
+def _bounds_token(bound: tuple[int, int] | None) -> str:
+    if bound is None:
+        return ""
+    lower, upper = bound
+    return f"{upper}|" if lower == upper else f"{lower}:{upper}|"
 
 
 def _colour_token(colour: object) -> str:

@@ -1,10 +1,11 @@
 """Reformulations between the two forms of problem, as pure functions.
 
 - `exact_cover_to_model(xc)`: one 0/1 variable per option; the options of a
-  primary item sum to 1; the uncoloured options of a secondary item sum to at
-  most 1; an item that takes colours gets one colour variable, forced by the
-  chosen options (so that the lowering adds no solutions), or, past
-  `MAX_COLOUR_VALUES` values, one 0/1 variable per colour.
+  primary item sum to 1 (or lie between its bounds, for multiplicities); the
+  uncoloured options of a secondary item sum to at most 1; an item that takes
+  colours gets one colour variable, forced by the chosen options (so that the
+  lowering adds no solutions), or, past `MAX_COLOUR_VALUES` values, one 0/1
+  variable per colour.
 - `model_to_exact_cover(m)` (Knuth: a CSP is a special exact cover with
   colours): one primary item per variable and one option per (variable,
   value), which colours the variable's secondary item with the value; a table,
@@ -99,13 +100,23 @@ def exact_cover_to_model(xc: ExactCover, *, max_colour_values: int = MAX_COLOUR_
     option_names = [("option", k) for k in range(n_options)]
     for name in option_names:
         m.var(name, (0, 1))
+    lower, upper = xc.multiplicities()
     for code in range(n_primary):
         options = [option_names[k] for k, _ in covering[code]]
-        if not options:
-            # A primary item no option covers: the problem has no solution.
+        least, most = int(lower[code]), int(upper[code])
+        if len(options) < least:
+            # Too few options to cover the item often enough: no solution.
             m.var(("uncoverable", xc.items_name(code)), ())
             continue
-        m.add(Sum(options) == 1)
+        if least == most:
+            m.add(Sum(options) == least)
+            continue
+        # Multiplicities: between least and most (a bound the item's options
+        # cannot break is left out).
+        if least > 0:
+            m.add(Sum(options) >= least)
+        if most < len(options):
+            m.add(Sum(options) <= most)
     for code in range(n_primary, xc.n_items):
         if code in flags:
             _colour_flags(m, covering[code], option_names, flags[code])

@@ -71,8 +71,16 @@ def test_checker():
         ("a b\na z\n", 2, "unknown item z"),
         ("a b\na a\n", 2, "item a twice"),
         ("a b | x\na:1 x\n", 2, "colour '1' on primary item a"),
-        ("a b | x\nx\n", 2, "at least one primary item: 'x' has only secondary items"),
-        ("a b | x y\ny x:0\n", 2, "at least one primary item: 'y x:0'"),
+        ("a b | x\nx z\n", 2, "unknown item z"),  # in an option that would be dropped
+        ("3:2|a b\n", 1, "item a: least 3 exceeds most 2"),
+        ("a -1:2|b\n", 1, "item 'b': bound -1 is negative"),
+        ("a 1.5|b\n", 1, "item 'b': bound '1.5' is not a whole number"),
+        ("a x:2|b\n", 1, "item 'b': bound 'x' is not a whole number"),
+        ("0:0|a b\n", 1, "item a: bounds 0:0"),
+        ("a | 2|x\n", 1, "bounds on secondary item 'x'"),
+        ("a 1:2:3|b\n", 1, "malformed bounds '1:2:3|b'"),
+        ("a 1|2|b\n", 1, "malformed bounds '1|2|b'"),
+        ("a 2|\n", 1, "no item name after the bounds in '2|'"),
         ("a b a\n", 1, "duplicate item name 'a'"),
         ("a | x | y\n", 1, "more than one '|'"),
         ("| x\n", None, "no items"),
@@ -153,7 +161,8 @@ def test_colours_read_are_written_back(colour):
         (["a b"], ["a b"], "item name 'a b' cannot be written"),
         (["a:b"], ["a:b"], "item name 'a:b' cannot be written"),
         (["|"], ["|"], "item name '|' cannot be written"),
-        (["|a"], ["|a"], "may not start with '|'"),  # it would read back as a comment
+        (["|a"], ["|a"], "item name '|a' cannot be written"),  # a comment, or a bar
+        (["2|a"], ["2|a"], "item name '2|a' cannot be written"),  # it would read as bounds
         (["\ufeffa"], ["\ufeffa"], "cannot be written"),  # it would read back as a BOM
         (["a"], ["a", ("x", "light red")], "colour 'light red' cannot be written"),
         (["a"], ["a", ("x", "")], "colour '' cannot be written"),

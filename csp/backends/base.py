@@ -16,6 +16,11 @@ never a backend's name, decides what the rest of `csp` does with it:
   `count_chosen`) on its native form, so parallel counting and canonicity
   pruning up to symmetry cut its own search tree into subproblems;
 - `COLOURS`: an exact-cover backend that takes coloured secondary items;
+- `MULTIPLICITIES`: an exact-cover backend that takes primary items with
+  bounds (`ExactCover.bounds`, Knuth's DLX3); a backend without it gets such
+  a cover lowered to a `Model` (a sum between the bounds per item) if it takes
+  models, and refuses it otherwise. `SPLIT` covers only the covers without
+  bounds: a bounded cover is counted whole;
 - `PORTFOLIO`: the backend runs other backends (see `csp.backends.engines`);
 - a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
   model backend that takes that kind of constraint as it is. A constraint of
@@ -46,6 +51,8 @@ SPLIT = "split"
 """The backend implements `Splitting` on its native form."""
 COLOURS = "colours"
 """An exact-cover backend that takes coloured secondary items."""
+MULTIPLICITIES = "multiplicities"
+"""An exact-cover backend that takes primary items with bounds (multiplicities)."""
 PORTFOLIO = "portfolio"
 """The backend runs other backends (`race`): no independent engine, so the
 defaults that want witnesses or fallbacks (`crosscheck`, `auto`, the

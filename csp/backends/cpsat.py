@@ -3,10 +3,10 @@
 A `Model` is given as integer variables over their exact domains with
 CP-SAT's all-different, linear, table and (in)equality constraints. An
 `ExactCover` is given directly as one Boolean per option: exactly one per
-primary item; per secondary item, at most one among its uncoloured options
-and one literal per colour, each colour literal being true exactly when an
-option giving that colour is chosen (linear in the size of the input, and a
-bijection on solutions).
+primary item (a sum between its bounds, for multiplicities); per secondary
+item, at most one among its uncoloured options and one literal per colour,
+each colour literal being true exactly when an option giving that colour is
+chosen (linear in the size of the input, and a bijection on solutions).
 
 Enumeration runs on ONE worker with `enumerate_all_solutions` and
 `keep_all_feasible_solutions_in_presolve`: with more workers CP-SAT has been
@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 from ortools.util.python.sorted_interval_list import Domain
 
-from csp.backends.base import COLOURS, CONSTRAINT_KINDS, Progress, Search
+from csp.backends.base import COLOURS, CONSTRAINT_KINDS, MULTIPLICITIES, Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -200,10 +200,15 @@ def _compile_exact_cover(xc: ExactCover) -> Compiled:
     for k in range(xc.n_options):
         for p in range(start[k], start[k + 1]):
             covering[items[p]].append((k, colours[p]))
+    lower, upper = xc.multiplicities()
     for code in range(xc.n_primary):
-        if not covering[code]:
-            return Compiled(None, lambda _: None)  # a primary item nothing covers
-        model.add_exactly_one(xs[k] for k, _ in covering[code])
+        if len(covering[code]) < lower[code]:
+            return Compiled(None, lambda _: None)  # a primary item too few options cover
+        if upper[code] == 1 == lower[code]:
+            model.add_exactly_one(xs[k] for k, _ in covering[code])
+        else:
+            model.add_linear_constraint(sum(xs[k] for k, _ in covering[code]),
+                                        int(lower[code]), int(upper[code]))
     for code in range(xc.n_primary, xc.n_items):
         uncoloured = [xs[k] for k, c in covering[code] if c == 0]
         by_colour: dict[int, list[int]] = {}
@@ -507,7 +512,7 @@ class CPSATBackend:
     name: ClassVar[str] = "cpsat"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS}
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS, MULTIPLICITIES}
 
     def solutions(self, problem: Any, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None

@@ -57,6 +57,7 @@ from typing import Any, ClassVar
 from csp.backends.base import (
     COLOURS,
     CONSTRAINT_KINDS,
+    MULTIPLICITIES,
     PORTFOLIO,
     Progress,
     Search,
@@ -421,7 +422,9 @@ class Race:
     name: ClassVar[str] = "race"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS, PORTFOLIO}
+    # Whatever a member cannot take, its own plan adapts or refuses (`runners`).
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS, MULTIPLICITIES,
+                                                                 PORTFOLIO}
     members: ClassVar[tuple[str, ...]] = ()
     """The members' names; empty: `DEFAULT`."""
 

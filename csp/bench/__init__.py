@@ -5,7 +5,12 @@ on instances with known answers.
 - `csp.bench.solvers`: csp's backends and the peers behind one surface;
 - `csp.bench.runner`: measuring (each solver in its own worker process), one-time
   costs, the per-(instance, solver) summary;
-- `csp.bench.report`: Markdown, CSV, JSON, PNG, and `compare`.
+- `csp.bench.files`: the user's own instances (exact-cover files and
+  directories, puzzle files of any kind), whose counts are not known;
+- `csp.bench.solved`: instances solved per solver, the virtual best, PAR-2,
+  disagreements between solvers;
+- `csp.bench.charts`: the cactus plot and the pairwise scatter (matplotlib);
+- `csp.bench.report`: Markdown, CSV, JSON, the bar chart, and `compare`.
 
 >>> from csp.bench import instances, runner, solvers
 >>> bench = runner.run(instances.suite("tiny"), [solvers.by_name("dlx")], repeat=1,

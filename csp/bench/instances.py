@@ -56,11 +56,15 @@ class Instance:
     name: str
     family: str
     forms: tuple[str, ...]
-    expected: tuple[int, ...]
-    """The known count of each puzzle, in order."""
+    expected: tuple[int | None, ...]
+    """The known count of each puzzle, in order (None: not known, as for the
+    user's own instances)."""
     build: Builder
     source: str = ""
     parameters: dict[str, Any] = field(default_factory=dict)
+    spec: dict[str, Any] | None = None
+    """How a worker process builds it again when no suite names it
+    (`csp.bench.files.build`)."""
 
     @property
     def size(self) -> int:

@@ -1,16 +1,26 @@
-"""Writing a benchmark down: Markdown, CSV, JSON, a PNG chart, and comparisons.
+"""Writing a benchmark down: Markdown, CSV, JSON, PNG charts, and comparisons.
 
->>> rows = [{"instance": "q", "solver": "a", "median": 0.5, "status": "ok"},
-...         {"instance": "q", "solver": "b", "median": 0.2, "status": "ok"}]
+`compare` calls a change *faster* or *slower* only when it exceeds the noise:
+the medians differ by more than the threshold (10%) **and** the ranges
+[fastest run, slowest run] of the two series do not overlap. A change of the
+median that stays inside the runs' spread is `noise`. A row saved without a
+spread (one run, or an old file) is judged by the threshold alone.
+
+>>> rows = [{"instance": "q", "solver": "a", "median": 0.5, "min": 0.48, "max": 0.53,
+...          "runs": 3, "status": "ok"},
+...         {"instance": "q", "solver": "b", "median": 0.2, "min": 0.15, "max": 0.3,
+...          "runs": 3, "status": "ok"}]
 >>> old = {"summary": rows}
->>> new = {"summary": [dict(rows[0], median=0.25), rows[1]]}
+>>> new = {"summary": [dict(rows[0], median=0.25, min=0.24, max=0.27),
+...                    dict(rows[1], median=0.25, min=0.2, max=0.31)]}
 >>> print(compare(old, new))
 | instance | solver | old | new | new/old | |
 |---|---|---|---|---|---|
-| q | a | 500.0 ms | 250.0 ms | 0.50 | faster |
-| q | b | 200.0 ms | 200.0 ms | 1.00 | same |
+| q | a | 500.0 ms (480.0 ms - 530.0 ms) | 250.0 ms (240.0 ms - 270.0 ms) | 0.50 | faster |
+| q | b | 200.0 ms (150.0 ms - 300.0 ms) | 250.0 ms (200.0 ms - 310.0 ms) | 1.25 | noise |
 <BLANKLINE>
-1 faster, 0 slower, 1 about the same (threshold 10%)
+1 faster, 0 slower, 1 about the same (a change: medians more than 10% apart and \
+the [min, max] of the runs not overlapping)
 """
 
 from __future__ import annotations
@@ -21,7 +31,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from csp.bench.runner import FAILURES, OK, BenchRun, summarise
+from csp.bench import charts, solved
+from csp.bench.runner import FAILURES, OK, TIMEOUT, BenchRun, summarise
+
+CUSTOM = "custom"
+"""The suite name of a run on the user's own instances."""
 
 CSV_FIELDS = ("solver", "kind", "version", "instance", "family", "form", "puzzles", "phase",
               "run", "status", "count", "expected", "search_status", "time", "prep_time",
@@ -53,7 +67,8 @@ def markdown(bench: BenchRun) -> str:
     failures (loudly), and what was skipped."""
     rows = summarise(bench.records)
     m = bench.machine
-    out = [f"# csp bench: suite `{bench.suite}`", "",
+    title = "your instances" if bench.suite == CUSTOM else f"suite `{bench.suite}`"
+    out = [f"# csp bench: {title}", "",
            f"- command: `{bench.command}`",
            f"- started: {bench.started}; took {bench.elapsed:.1f} s",
            f"- machine: {m.get('cpu')}, {m.get('nproc')} cores, {m.get('platform')}; "
@@ -61,13 +76,17 @@ def markdown(bench: BenchRun) -> str:
            f"load average at start {m.get('loadavg')}",
            "- time: median of the warm runs (the solver's count call on its own input, "
            "in-process, after a first run); prep: turning the instance into the solver's "
-           "input (lowering, arrays), once; ratio: to the fastest correct solver", ""]
+           "input (lowering, arrays), once; spread: the fastest and the slowest run; "
+           "ratio: to the fastest correct solver", ""]
     failures = [r for r in rows if r["status"] in FAILURES]
     if failures:
         out += ["## FAILURES", ""]
         out += [f"- **{r['status']}**: {r['solver']} on {r['instance']}: {r['note']}"
                 for r in failures]
         out.append("")
+    out += disagreements_text(rows)
+    if rows:
+        out += solved_table(rows)
     instances = list(dict.fromkeys(r["instance"] for r in rows))
     solvers = list(dict.fromkeys(r["solver"] for r in rows))
     out += ["## Time per instance (median, warm)", "",
@@ -84,9 +103,9 @@ def markdown(bench: BenchRun) -> str:
             cells.append(cell)
         out.append(f"| {instance} | " + " | ".join(cells) + " |")
     out += ["", "## Every instance and solver", "",
-            "| instance | solver | median | runs | first | prep | nodes | count | known | "
-            "ratio | status |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+            "| instance | solver | median | spread | runs | first | prep | nodes | count | "
+            "known | ratio | status |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for instance in instances:
         for row in sorted((r for r in rows if r["instance"] == instance),
                           key=lambda r: (r.get("ratio") is None, r.get("ratio") or 0)):
@@ -95,7 +114,8 @@ def markdown(bench: BenchRun) -> str:
             if row["status"] != OK and row.get("note"):
                 status += f": {row['note']}"
             out.append(
-                f"| {instance} | {row['solver']} | {seconds(row['median'])} | {row['runs']} | "
+                f"| {instance} | {row['solver']} | {seconds(row['median'])} | "
+                f"{_spread(row)} | {row['runs']} | "
                 f"{seconds(row['first'])} | {seconds(row['prep'])} | "
                 f"{'-' if row['nodes'] is None else format(row['nodes'], ',')} | "
                 f"{'-' if row['count'] is None else format(row['count'], ',')} | "
@@ -127,52 +147,106 @@ def markdown(bench: BenchRun) -> str:
     return "\n".join(out) + "\n"
 
 
+def _spread(row: dict[str, Any]) -> str:
+    if row.get("min") is None or row.get("runs", 0) < 2:
+        return "-"
+    return f"{seconds(row['min'])} - {seconds(row['max'])}"
+
+
+def disagreements_text(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The instances on which solvers that finished counted differently (loud)."""
+    found = solved.disagreements(rows)
+    if not found:
+        return []
+    out = ["## DISAGREEMENTS", ""]
+    out += [f"- **{name}**: " + ", ".join(f"{s} counted {c:,}" for s, c in counts.items())
+            for name, counts in found.items()]
+    return [*out, ""]
+
+
+def solved_table(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Solved counts, time and PAR-2 per solver and for the virtual best."""
+    limit = solved.time_limit(rows)
+    out = [f"## Solved within the time limit ({'none' if limit is None else f'{limit:g} s'})",
+           "", "| solver | solved | timeout | other | time (solved) | PAR-2 | fastest on |",
+           "|---|---|---|---|---|---|---|"]
+    for line in solved.table(rows):
+        out.append(f"| {line['solver']} | {line['solved']}/{line['instances']} | "
+                   f"{line['timeout']} | {line['other']} | {seconds(line['time'])} | "
+                   f"{seconds(line['par2'])} | "
+                   f"{'-' if line['fastest'] is None else line['fastest']} |")
+    out += ["", f"{solved.VBS}: the virtual best solver, the fastest solver on each instance. "
+            "other: unsolved for another reason than the time limit (error, cannot express, "
+            "WRONG). PAR-2: the solved instances' times plus twice the limit per unsolved "
+            "one.", ""]
+    return out
+
+
 def write_csv(bench: BenchRun, path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS, extrasaction="ignore")
-        writer.writeheader()
-        for record in bench.records:
-            row = dict(record)
-            for key in ("stats", "parameters"):
-                if key in row:
-                    row[key] = json.dumps(row[key], sort_keys=True)
-            writer.writerow(row)
+    rows = []
+    for record in bench.records:
+        row = dict(record)
+        for key in ("stats", "parameters"):
+            if key in row:
+                row[key] = json.dumps(row[key], sort_keys=True)
+        rows.append(row)
+    _write_rows(rows, CSV_FIELDS, path)
 
 
 def write_json(bench: BenchRun, path: Path) -> None:
-    path.write_text(json.dumps(bench.to_dict(), indent=1, default=str) + "\n",
-                    encoding="utf-8")
+    data = bench.to_dict()
+    data["solved"] = solved.table(data["summary"]) if data["summary"] else []
+    data["disagreements"] = solved.disagreements(data["summary"])
+    path.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
 
 
 def write_png(bench: BenchRun, path: Path) -> bool:
-    """A log-scale bar chart of time per instance per solver; False without matplotlib."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    """A log-scale bar chart of time per instance per solver, whiskers from the
+    fastest to the slowest run; an instance a solver did not solve within the
+    limit is a hatched bar up to the limit, marked `timeout` (not a missing
+    bar). False without matplotlib, or with nothing timed."""
+    plt = charts.pyplot()
+    if plt is None:
         return False
-    rows = [r for r in summarise(bench.records) if r["status"] == OK and r["median"]]
-    if not rows:
+    rows = [r for r in summarise(bench.records) if r["status"] in (OK, TIMEOUT)]
+    if not any(r["status"] == OK and r["median"] for r in rows):
         return False
+    limit = charts.cap(rows)
     instances = list(dict.fromkeys(r["instance"] for r in rows))
     solvers = list(dict.fromkeys(r["solver"] for r in rows))
     width = 0.8 / len(solvers)
     fig, ax = plt.subplots(figsize=(max(8, 1.2 * len(instances)), 5))
+    timeouts = 0
     for k, solver in enumerate(solvers):
-        xs, ys = [], []
+        xs, ys, low, high, cut = [], [], [], [], []
         for i, instance in enumerate(instances):
             for r in rows:
-                if r["instance"] == instance and r["solver"] == solver:
-                    xs.append(i + k * width - 0.4 + width / 2)
-                    ys.append(r["median"])
-        ax.bar(xs, ys, width, label=solver)
+                if r["instance"] != instance or r["solver"] != solver:
+                    continue
+                x = i + k * width - 0.4 + width / 2
+                if r["status"] == TIMEOUT:
+                    cut.append(x)
+                    continue
+                xs.append(x)
+                ys.append(r["median"])
+                low.append(r["median"] - _or(r.get("min"), r["median"]))
+                high.append(_or(r.get("max"), r["median"]) - r["median"])
+        bars = ax.bar(xs, ys, width, yerr=[low, high], capsize=2, label=solver)
+        if cut:
+            colour = bars.patches[0].get_facecolor() if bars.patches else None
+            ax.bar(cut, [limit] * len(cut), width, color="none", edgecolor=colour,
+                   hatch="//", label=None if timeouts else "timeout (hatched, up to the limit)")
+            for x in cut:
+                ax.text(x, limit * 0.8, "timeout", rotation=90, ha="center", va="top",
+                        fontsize="x-small")
+            timeouts += len(cut)
+    if timeouts:
+        ax.axhline(limit, color="grey", linestyle=":", label=f"time limit {limit:g} s")
     ax.set_yscale("log")
-    ax.set_ylabel("median time (s, log scale)")
+    ax.set_ylabel("median time (s, log scale; whiskers: min to max)")
     ax.set_xticks(range(len(instances)))
     ax.set_xticklabels(instances, rotation=30, ha="right")
-    ax.set_title(f"csp bench --suite {bench.suite}")
+    ax.set_title(_title(bench))
     ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -180,16 +254,42 @@ def write_png(bench: BenchRun, path: Path) -> bool:
     return True
 
 
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
 def write_all(bench: BenchRun, out: Path) -> list[Path]:
-    """bench.md, bench.csv, bench.json (and bench.png with matplotlib) in `out`."""
+    """bench.md, bench.csv (one row per run), solved.csv (the solved table),
+    bench.json in `out`; with matplotlib the charts: cactus.png, scatter.png
+    (two solvers or more) and, up to `BARS` instances, bench.png."""
     out.mkdir(parents=True, exist_ok=True)
-    written = [out / "bench.md", out / "bench.csv", out / "bench.json"]
+    written = [out / "bench.md", out / "bench.csv", out / "solved.csv", out / "bench.json"]
     written[0].write_text(markdown(bench), encoding="utf-8")
     write_csv(bench, written[1])
-    write_json(bench, written[2])
-    if write_png(bench, out / "bench.png"):
+    rows = summarise(bench.records)
+    _write_rows(solved.table(rows), SOLVED_FIELDS, written[2])
+    write_json(bench, written[3])
+    if len(solved.instances(rows)) <= BARS and write_png(bench, out / "bench.png"):
         written.append(out / "bench.png")
+    written += charts.write(rows, out, _title(bench))
     return written
+
+
+def _title(bench: BenchRun) -> str:
+    return "csp bench" + ("" if bench.suite == CUSTOM else f" --suite {bench.suite}")
+
+
+BARS = 40
+"""Instances up to which a bar per instance is still readable."""
+
+SOLVED_FIELDS = ("solver", "instances", "solved", "timeout", "other", "time", "par2", "fastest")
+
+
+def _write_rows(rows: Sequence[dict[str, Any]], fields: Sequence[str], path: Path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 RECORD_KEYS = ("instance", "solver", "status")
@@ -202,7 +302,9 @@ def load(path: Path | str) -> dict[str, Any]:
     nothing and calls it a success)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     check_record(data)
-    if "summary" not in data:
+    if "summary" not in data or (data["records"] and any(
+            "min" not in row for row in data["summary"])):
+        # no summary, or one saved before the spread was: the runs give both
         data["summary"] = summarise(data["records"])
     return data
 
@@ -232,7 +334,9 @@ def check_record(data: Any) -> None:
 
 
 def compare(old: dict[str, Any], new: dict[str, Any], threshold: float = 0.10) -> str:
-    """A table of what got faster or slower between two JSON records (by median)."""
+    """A table of what got faster or slower between two JSON records: the
+    medians (with the spread of the runs), their ratio and the verdict (see
+    the module's docstring for the rule)."""
     before = {(r["instance"], r["solver"]): r for r in old["summary"]}
     lines = ["| instance | solver | old | new | new/old | |", "|---|---|---|---|---|---|"]
     tally = {"faster": 0, "slower": 0, "same": 0}
@@ -250,16 +354,48 @@ def compare(old: dict[str, Any], new: dict[str, Any], threshold: float = 0.10) -
                          f"| | |")
             continue
         ratio = row["median"] / was["median"]
-        verdict = ("faster" if ratio < 1 - threshold else
-                   "slower" if ratio > 1 + threshold else "same")
-        tally[verdict] += 1
-        lines.append(f"| {key[0]} | {key[1]} | {seconds(was['median'])} | "
-                     f"{seconds(row['median'])} | {ratio:.2f} | {verdict} |")
+        verdict = change(was, row, threshold)
+        tally["same" if verdict in ("same", "noise") else verdict] += 1
+        lines.append(f"| {key[0]} | {key[1]} | {_with_spread(was)} | {_with_spread(row)} | "
+                     f"{ratio:.2f} | {verdict} |")
     lines += ["", f"{tally['faster']} faster, {tally['slower']} slower, {tally['same']} about "
-              f"the same (threshold {threshold:.0%})"]
+              f"the same (a change: medians more than {threshold:.0%} apart and the [min, max] "
+              "of the runs not overlapping)"]
     if changed:
         lines += ["", "Status changes:", *changed]
     return "\n".join(lines)
+
+
+def change(old: dict[str, Any], new: dict[str, Any], threshold: float = 0.10) -> str:
+    """`faster`, `slower`, `same` (medians within the threshold) or `noise`
+    (beyond it, but inside the spread of the runs) from one summary row to
+    another.
+
+    >>> change({"median": 1.0, "min": 0.9, "max": 1.1, "runs": 3},
+    ...        {"median": 1.3, "min": 1.2, "max": 1.4, "runs": 3})
+    'slower'
+    >>> change({"median": 1.0, "min": 0.9, "max": 1.25, "runs": 3},
+    ...        {"median": 1.3, "min": 1.2, "max": 1.4, "runs": 3})
+    'noise'
+    """
+    ratio = new["median"] / old["median"]
+    if 1 - threshold <= ratio <= 1 + threshold:
+        return "same"
+    if _has_spread(old) and _has_spread(new) and (
+            new["min"] <= old["max"] and old["min"] <= new["max"]):
+        return "noise"
+    return "faster" if ratio < 1 else "slower"
+
+
+def _has_spread(row: dict[str, Any]) -> bool:
+    return row.get("min") is not None and row.get("max") is not None \
+        and int(row.get("runs") or 0) > 1
+
+
+def _with_spread(row: dict[str, Any]) -> str:
+    if not _has_spread(row):
+        return seconds(row["median"])
+    return f"{seconds(row['median'])} ({seconds(row['min'])} - {seconds(row['max'])})"
 
 
 def _status_time(row: dict[str, Any]) -> str:

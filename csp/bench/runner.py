@@ -1,8 +1,10 @@
 """Running a benchmark: every solver on every instance, each count checked.
 
 One run of a solver on an instance makes one record (a dict; see `measure`).
-The first run in a process is kept apart (`phase: "first"`: it may include
-loading compiled code), then `repeat` warm runs (`phase: "warm"`) give the
+Before its first instance a solver is warmed up (`warm_up`: its compiled
+code loaded on two tiny problems; that one-time cost is measured apart, by
+`startup`). The first run of each instance is kept apart (`phase: "first"`:
+it may include work done once per input), then `repeat` warm runs (`phase: "warm"`) give the
 median. A count that differs from the known answer is status `WRONG`: a
 failure that the report shows loudly and that makes `csp bench` exit 1.
 
@@ -36,6 +38,7 @@ from typing import Any
 
 from csp.bench.instances import Instance
 from csp.bench.solvers import Cannot, Solver
+from csp.exactcover import ExactCover
 
 Log = Callable[[str], None]
 
@@ -58,7 +61,7 @@ def measure(solver: Solver, instance: Instance, *, repeat: int = 3,
     """
     base = {"solver": solver.name, "kind": solver.kind, "version": solver.version(),
             "instance": instance.name, "family": instance.family,
-            "puzzles": instance.size, "expected": sum(instance.expected),
+            "puzzles": instance.size, "expected": known(instance.expected),
             "parameters": dict(instance.parameters, time_limit=time_limit)}
     try:
         form = solver.form_for(instance.forms)
@@ -93,7 +96,32 @@ def measure(solver: Solver, instance: Instance, *, repeat: int = 3,
     return records
 
 
-def judge(counts: Sequence[int], status: str, expected: Sequence[int],
+def known(expected: Sequence[int | None]) -> int | None:
+    """The known count of an instance: its puzzles' sum, None if any is unknown."""
+    return None if None in expected else sum(c for c in expected if c is not None)
+
+
+WARM_UP = "a b c | x y\na x:0\nb x:0 y\nc y:1\na b x:1\n"
+"""A tiny exact cover with colours (examples/tiny.xc), for `warm_up`."""
+
+
+def warm_up(solver: Solver) -> None:
+    """Run `solver` once on two tiny problems (4 queens; an exact cover with
+    colours) before it is timed, so that loading compiled code (numba's cache,
+    hundreds of ms) is not charged to the first instance's first run, where a
+    small time limit would turn it into a timeout. Failures are left for the
+    timed runs to report."""
+    from csp.bench.instances import queens
+
+    problems = [*queens(4).problems("exact-cover"), ExactCover.from_text(WARM_UP)]
+    for problem in problems:
+        try:
+            solver.count(solver.prepare([problem]), None)
+        except Exception:  # noqa: BLE001 - the timed runs report what fails
+            continue
+
+
+def judge(counts: Sequence[int], status: str, expected: Sequence[int | None],
           elapsed: float) -> dict[str, str]:
     """The status (and note) of one run from its per-puzzle counts.
 
@@ -101,7 +129,8 @@ def judge(counts: Sequence[int], status: str, expected: Sequence[int],
     `WRONG`. A run cut short (`status` not COMPLETE) counted its puzzles
     before the last one completely and the last one only in part: it is
     `WRONG` if a complete count differs or the partial one already exceeds
-    the known answer (no lower bound may), else `timeout`.
+    the known answer (no lower bound may), else `timeout`. An unknown answer
+    (None) is never wrong.
 
     >>> judge([4], "TIME_LIMIT", [3], 1.0)["status"]
     'WRONG'
@@ -110,9 +139,12 @@ def judge(counts: Sequence[int], status: str, expected: Sequence[int],
     """
     cut = status != "COMPLETE"
     done = counts[:-1] if cut else counts
-    wrong = [k for k, (got, want) in enumerate(zip(done, expected)) if got != want]
-    if cut and counts and len(counts) <= len(expected) and counts[-1] > expected[len(done)]:
-        wrong.append(len(done))
+    wrong = [k for k, (got, want) in enumerate(zip(done, expected))
+             if want is not None and got != want]
+    if cut and counts and len(counts) <= len(expected):
+        want = expected[len(done)]
+        if want is not None and counts[-1] > want:
+            wrong.append(len(done))
     if wrong or (not cut and len(counts) != len(expected)):
         first = wrong[0] if wrong else min(len(counts), len(expected) - 1)
         got = counts[first] if first < len(counts) else None
@@ -176,6 +208,8 @@ def measure_isolated(solver: Solver, instances: Sequence[Instance], *, repeat: i
     records: list[dict[str, Any]] = []
     pending = [i.name for i in instances]
     by_name = {i.name: i for i in instances}
+    # the user's own instances are in no suite: the worker builds them from these
+    specs = {i.name: i.spec for i in instances if i.spec is not None}
     # Preparation (parsing, lowering) is not under the solver's time limit; a
     # run is, but not every solver can stop itself: it gets a margin, then dies.
     preparing = 600.0
@@ -183,7 +217,7 @@ def measure_isolated(solver: Solver, instances: Sequence[Instance], *, repeat: i
     loading = 30.0 if solver.numba else 0.0  # the first run may load compiled code
     while pending:
         worker = _Worker({"mode": "measure", "solver": solver.name, "instances": pending,
-                          "repeat": repeat, "time_limit": time_limit})
+                          "specs": specs, "repeat": repeat, "time_limit": time_limit})
         current: str | None = None
         patience = preparing
         while True:
@@ -235,7 +269,7 @@ def _lost(solver: Solver, instance: Instance, status: str, note: str) -> dict[st
     what it was (solver, version, instance) and why."""
     return {"solver": solver.name, "kind": solver.kind, "version": solver.version(),
             "instance": instance.name, "family": instance.family, "puzzles": instance.size,
-            "expected": sum(instance.expected), "status": status, "note": note}
+            "expected": known(instance.expected), "status": status, "note": note}
 
 
 # -- one-time costs ----------------------------------------------------------------
@@ -344,6 +378,7 @@ def run(instances: Sequence[Instance], solvers: Sequence[Solver], *, suite: str 
             bench.records += measure_isolated(solver, instances, repeat=repeat,
                                               time_limit=time_limit, log=log)
         else:
+            warm_up(solver)
             for instance in instances:
                 bench.records += measure(solver, instance, repeat=repeat,
                                          time_limit=time_limit, log=log)
@@ -357,8 +392,9 @@ def run(instances: Sequence[Instance], solvers: Sequence[Solver], *, suite: str 
 
 def summarise(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (instance, solver): the median warm time (the first run's
-    when there is no warm one), the status of the worst run, the ratio to the
-    fastest solver that got the instance right."""
+    when there is no warm one) and their `spread`, the status of the worst
+    run, the run's time limit, the ratio to the fastest solver that got the
+    instance right."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for record in records:
         groups.setdefault((record["instance"], record["solver"]), []).append(record)
@@ -369,7 +405,9 @@ def summarise(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         warm = [r["time"] for r in runs if r.get("phase") == "warm" and r.get("time") is not None]
         first = [r["time"] for r in runs if r.get("phase") == "first"]
         last = runs[-1]
-        rows.append({
+        limit = next((r["parameters"].get("time_limit") for r in runs
+                      if isinstance(r.get("parameters"), dict)), None)
+        rows.append({**spread(warm or first[:1]), "time_limit": limit,
             "instance": instance, "solver": solver, "kind": last.get("kind"),
             "version": last.get("version"), "family": last.get("family"),
             "puzzles": last.get("puzzles"), "form": last.get("form"),
@@ -389,6 +427,25 @@ def summarise(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 row["ratio"] = (row["median"] / best
                                 if best and row["status"] == OK and row["median"] else None)
     return rows
+
+
+def spread(times: Sequence[float]) -> dict[str, float | None]:
+    """The spread of a series of timings: least, greatest, and the quartiles
+    (the middle half of the runs lies between `q1` and `q3`; with fewer than
+    4 runs the quartiles are interpolated between them).
+
+    >>> spread([1.0, 2.0, 4.0, 3.0])
+    {'min': 1.0, 'q1': 1.75, 'q3': 3.25, 'max': 4.0}
+    >>> spread([])["min"] is None
+    True
+    """
+    if not times:
+        return {"min": None, "q1": None, "q3": None, "max": None}
+    if len(times) == 1:
+        q1 = q3 = times[0]
+    else:
+        q1, _, q3 = statistics.quantiles(times, n=4, method="inclusive")
+    return {"min": min(times), "q1": q1, "q3": q3, "max": max(times)}
 
 
 def machine() -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """A benchmark worker: `python -m csp.bench.worker`, a JSON job on standard input.
 
-Jobs: `{"mode": "measure", "solver", "instances": [names], "repeat",
-"time_limit"}` prints one JSON line per event (`start`, `record`, `done`);
+Jobs: `{"mode": "measure", "solver", "instances": [names], "specs":
+{name: spec}, "repeat", "time_limit"}` (an instance with a spec is the user's,
+built by `csp.bench.files.build`; the others are found by name) prints one
+JSON line per event (`start`, `record`, `done`);
 `{"mode": "startup", "solver"}` prints one `record` of one-time costs. Only
 this module's own lines go to standard output: everything else a solver
 prints is sent to standard error.
@@ -33,11 +35,13 @@ def main() -> int:
     if job["mode"] == "startup":
         send({"event": "record", "record": runner.startup_in_process(solver)})
         return 0
-    from csp.bench import instances
+    from csp.bench import files, instances
 
+    specs = job.get("specs", {})
+    runner.warm_up(solver)
     for name in job["instances"]:
         send({"event": "start", "instance": name})
-        instance = instances.get(name)
+        instance = files.build(specs[name]) if name in specs else instances.get(name)
         records = runner.measure(solver, instance, repeat=job["repeat"],
                                  time_limit=job["time_limit"],
                                  on_run=lambda k: send({"event": "run", "run": k}))

@@ -26,6 +26,29 @@ def read_input(path: str) -> tuple[str, str]:
     return read_text_file(path), path
 
 
+def add_format_option(parser: argparse.ArgumentParser) -> None:
+    """`--format` for a command that reads an exact cover (see `csp.coverfiles`)."""
+    from csp.coverfiles import FORMATS
+
+    parser.add_argument("--format", choices=FORMATS, default="auto",
+                        help="knuth; dimacs (a `p xc`/`p xcc` header, options of item "
+                        "numbers ended by 0); matrix (0/1 rows, text or .npy); auto "
+                        "(default): .npy is a matrix, a `p xc` header dimacs, else knuth")
+
+
+def read_cover_input(args: argparse.Namespace) -> Any:
+    """The exact cover of `args.file` (`-` = standard input) in `args.format`;
+    what is dropped in reading (an option without a primary item) is said on stderr."""
+    from csp.coverfiles import read_cover
+
+    text, source = (None, args.file) if args.file.endswith(".npy") else read_input(args.file)
+    return read_cover(source, args.format, text=text, warn=_warn)
+
+
+def _warn(message: str) -> None:
+    print(f"csp: warning: {message}", file=sys.stderr)
+
+
 def positive_int(text: str) -> int:
     """argparse type: an int >= 0."""
     return _at_least(text, 0)

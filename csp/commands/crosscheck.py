@@ -12,10 +12,14 @@ import argparse
 import json
 
 from csp import backends
-from csp.commands._common import limit_seconds, positive_int, read_input
+from csp.commands._common import (
+    add_format_option,
+    limit_seconds,
+    positive_int,
+    read_cover_input,
+)
 from csp.crosscheck import DEFAULT_LIMIT, crosscheck
 from csp.errors import InputError
-from csp.exactcover import ExactCover
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -36,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="solutions kept per backend to compare the sets; past it, "
                         f"only counts (default: {DEFAULT_LIMIT})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_format_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -47,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--backends: no backend named")
         for name in names:
             backends.get(name)  # an unknown or missing backend is an error (exit 2)
-    text, source = read_input(args.file)
-    xc = ExactCover.from_text(text, source=source)
+    xc = read_cover_input(args)
     report = crosscheck(xc, backends=names, limit=args.limit, time_limit=args.time_limit)
     if args.json:
         print(json.dumps(report.to_dict()))

@@ -109,19 +109,7 @@ def _text(kind: Kind, args: argparse.Namespace) -> tuple[str, str]:
 
 
 def _parse(kind: Kind, text: str, options: dict[str, Any]) -> list[Any]:
-    """The kind's puzzles, each a puzzle or the `InputError` of a bad one; a
-    parser that fails any other way (a plug-in's, say) ends the list with an
-    error naming the kind, never a traceback."""
-    items: list[Any] = []
-    try:
-        for item in kind.parse(text, **options):
-            items.append(item)
-    except InputError:
-        raise
-    except Exception as err:  # noqa: BLE001 - a failing parser is bad input for the user
-        items.append(InputError(f"the {kind.name} parser failed after {len(items)} "
-                                f"puzzle(s): {type(err).__name__}: {err}"))
-    return items
+    return problems.read(kind, text, **options)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,11 +10,12 @@ from typing import Any
 from csp import backends
 from csp.commands._common import (
     ProgressLine,
+    add_format_option,
     add_parallel_options,
     limit_seconds,
     parallel_count,
     positive_int,
-    read_input,
+    read_cover_input,
     wants_parallel,
 )
 from csp.errors import InputError
@@ -28,11 +29,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "xc",
         help="solve an exact cover given in Knuth's text format",
         description="Read an exact cover with colours in Knuth's format (`|` comments; the "
-        "item line: primary items, a lone `|`, secondary items; then one option per "
-        "line, `name:colour` for a coloured secondary item). Print every solution as "
-        "its options, a blank line between solutions, then a summary line.",
+        "item line: primary items, `a:b|name` for one covered a to b times, a lone `|`, "
+        "secondary items; then one option per line, `name:colour` for a coloured "
+        "secondary item), or in a variant (--format). Print every solution as its "
+        "options, a blank line between solutions, then a summary line.",
     )
     parser.add_argument("file", help="the input file, or - for standard input")
+    add_format_option(parser)
     parser.add_argument("--count", action="store_true", help="only count the solutions")
     parser.add_argument("--limit", type=positive_int, metavar="N",
                         help="stop after N solutions")
@@ -48,8 +51,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if wants_parallel(args) and not args.count:
         raise InputError("--workers, --scheduler and --checkpoint go with --count")
-    text, source = read_input(args.file)
-    xc = ExactCover.from_text(text, source=source)
+    xc = read_cover_input(args)
     backend = resolve_backend(xc, args.backend)
     progress = ProgressLine()
     found: list[list[str]] | None = None

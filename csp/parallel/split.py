@@ -23,7 +23,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from csp import dispatch
-from csp.backends.base import SPLIT, Backend
+from csp.backends.base import Backend
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.result import Result
@@ -152,6 +152,8 @@ class CoverSplitter(Splitter):
                    for item, colour in self.entries[k].items())
 
     def children(self, key: Key) -> list[Key] | None:
+        if self.plan.target.bounds:
+            return None  # a cover with multiplicities is counted whole
         taken: dict[int, int] = {}
         for k in key:
             taken.update(self.entries[k])
@@ -168,8 +170,9 @@ class CoverSplitter(Splitter):
 
 
 def splitter_for(plan: dispatch.Plan) -> Splitter:
-    """The splitter a plan's backend allows: its own search if it declares `split`."""
-    if SPLIT in plan.backend.capabilities:
+    """The splitter a plan's backend allows: its own search if it declares `split`
+    (and the problem has no multiplicities)."""
+    if dispatch.splits(plan):
         return PrefixSplitter(plan)
     if isinstance(plan.target, Model):
         return ValueSplitter(plan)
@@ -192,7 +195,7 @@ def forced(xc: ExactCover, prefix: Key) -> ExactCover:
     taken: dict[Hashable, Hashable] = {}
     for k in prefix:
         taken.update(dict(xc.option(k)))
-    sub = ExactCover(xc.primary, xc.secondary, name=xc.name)
+    sub = ExactCover(xc.primary, xc.secondary, name=xc.name, bounds=xc.bounds)
     chosen = set(prefix)
     for k in range(xc.n_options):
         option = xc.option(k)
@@ -209,6 +212,8 @@ def _describe(problem: Any) -> str:
         parts = [str(problem.n_primary), str(problem.n_items)]
         parts += [",".join(map(str, arrays[k].tolist())) for k in ("start", "items", "colours")]
         parts.append(repr(problem.colours))
+        if problem.bounds:
+            parts.append(repr(sorted(problem.bounds.items(), key=repr)))
         return "|".join(parts)
     lines = [repr((name, variable.domain)) for name, variable in problem.variables.items()]
     for constraint in problem.constraints:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Iterator
 from importlib import metadata
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from csp.errors import InputError
 from csp.problems.kind import Kind
@@ -144,6 +144,27 @@ def paragraphs(text: str) -> Iterator[list[tuple[int, str]]]:
         yield block
 
 
+def read(kind: Kind, text: str, **options: Any) -> list[Any]:
+    """The puzzles of `text`, each a puzzle or the `InputError` of a bad one; a
+    parser that fails any other way (a plug-in's, say) ends the list with an
+    error naming the kind, never a traceback. Raises the `InputError` that
+    rejects the whole text.
+
+    >>> [type(item).__name__ for item in read(get("queens"), "4\\n-1\\n")]
+    ['Queens', 'InputError']
+    """
+    items: list[Any] = []
+    try:
+        for item in kind.parse(text, **options):
+            items.append(item)
+    except InputError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a failing parser is bad input for the user
+        items.append(InputError(f"the {kind.name} parser failed after {len(items)} "
+                                f"puzzle(s): {type(err).__name__}: {err}"))
+    return items
+
+
 Puzzle = TypeVar("Puzzle")
 
 
@@ -163,4 +184,4 @@ def every(items: Iterable[Puzzle | InputError]) -> list[Puzzle]:
 
 
 __all__ = ["BUILTIN", "GROUP", "Kind", "broken", "describe", "every", "get", "kinds", "names",
-           "paragraphs", "reload"]
+           "paragraphs", "read", "reload"]

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from csp import dispatch
-from csp.backends.base import SPLIT, Backend, Progress, Search
+from csp.backends.base import Backend, Progress, Search
 from csp.constraints import Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -71,7 +71,7 @@ def solutions(
     if group.problem is not problem:
         raise InputError("the symmetry group was declared for another problem")
     plan = dispatch.prepare(problem, backend)
-    if (prune and SPLIT in plan.backend.capabilities and isinstance(problem, ExactCover)
+    if (prune and dispatch.splits(plan) and isinstance(problem, ExactCover)
             and plan.target is problem):
         walk = pruned(plan, group, depth, count_only)
     else:

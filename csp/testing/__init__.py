@@ -47,6 +47,13 @@ they agree on its colour, which option 5 does not."""
 COLOURED_SOLUTIONS = [(0, 1, 4), (0, 3), (2, 5), (4, 5)]
 """Its solutions (by brute force over every subset of options)."""
 
+BOUNDED_TEXT = "A B 2:3|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n"
+"""A cover with multiplicities and colours: Knuth's example opening DLX3,
+whose one solution is options 1, 3 and 4."""
+
+ROOKS = 90
+"""4x4, two rooks in each row, one or two in each column (`rooks_cover`): DLX3's count."""
+
 
 def queens_cover(n: int) -> ExactCover:
     """N queens as Knuth's exact cover: rows and columns primary, diagonals secondary."""
@@ -78,6 +85,29 @@ def sudoku_4x4(form: str = "exact-cover") -> ExactCover | Model:
 
     [puzzle] = sudoku.parse("." * 16)
     return sudoku.declare(puzzle, form)
+
+
+def rooks_cover() -> ExactCover:
+    """ROOKS's cover: rows exactly twice (`2|r`), columns once or twice (`1:2|c`)."""
+    rows, columns = [f"r{i}" for i in range(4)], [f"c{j}" for j in range(4)]
+    xc = ExactCover(rows + columns, bounds={**dict.fromkeys(rows, 2),
+                                            **dict.fromkeys(columns, (1, 2))})
+    for row, column in itertools.product(rows, columns):
+        xc.add_option([row, column])
+    return xc
+
+
+def two_queens_cover(n: int) -> ExactCover:
+    """n x n: two queens in each row and column (`2|r`, `2|c`), at most two on
+    each diagonal (`0:2|a`, `0:2|b`): Knuth's DLX3 counts 92, 1097, 19448 and
+    477136 for n = 5..8."""
+    lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
+    diagonals = [f"{d}{k}" for d in "ab" for k in range(2 * n - 1)]
+    xc = ExactCover(lines + diagonals, bounds={**dict.fromkeys(lines, 2),
+                                               **dict.fromkeys(diagonals, (0, 2))})
+    for i, j in itertools.product(range(n), range(n)):
+        xc.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"])
+    return xc
 
 
 def coloured_cover() -> ExactCover:
@@ -160,9 +190,11 @@ def wrong(problem: ExactCover | Model, solution: Any) -> Sequence[str]:
 
 
 __all__ = [
+    "BOUNDED_TEXT",
     "COLOURED_SOLUTIONS",
     "COLOURED_TEXT",
     "QUEENS",
+    "ROOKS",
     "SUDOKU_4X4_GRIDS",
     "brute_force",
     "coloured_cover",
@@ -172,6 +204,8 @@ __all__ = [
     "pigeonhole",
     "queens_cover",
     "queens_model",
+    "rooks_cover",
     "sudoku_4x4",
+    "two_queens_cover",
     "wrong",
 ]

@@ -27,10 +27,20 @@ import pytest
 
 import csp
 from csp import ExactCover, InputError, Model, Result, Stats, Status, dispatch
-from csp.backends.base import COLOURS, SPLIT, Backend, Search, Splitting, validate
+from csp.backends.base import (
+    COLOURS,
+    MULTIPLICITIES,
+    SPLIT,
+    Backend,
+    Search,
+    Splitting,
+    validate,
+)
 from csp.testing import (
+    BOUNDED_TEXT,
     COLOURED_SOLUTIONS,
     QUEENS,
+    ROOKS,
     SUDOKU_4X4_GRIDS,
     brute_force,
     coloured_cover,
@@ -40,6 +50,7 @@ from csp.testing import (
     pigeonhole,
     queens_cover,
     queens_model,
+    rooks_cover,
     sudoku_4x4,
     wrong,
 )
@@ -334,6 +345,22 @@ def test_contract_colours(csp_backend: str) -> None:
     assert csp.count(xc, csp_backend).count == len(COLOURED_SOLUTIONS)
     plain = ExactCover.from_text("a b c | x\na x\nb x\nc\na b\n")
     assert sorted(csp.solutions(plain, csp_backend)) == sorted(brute_force(plain))  # type: ignore[type-var]
+
+
+def test_contract_multiplicities(csp_backend: str) -> None:
+    # Bounds on primary items: taken natively (MULTIPLICITIES), lowered to a
+    # model for a backend that takes one, else refused before solving.
+    backend = _backend(csp_backend)
+    rooks = rooks_cover()
+    if MULTIPLICITIES not in backend.capabilities and Model not in backend.accepts:
+        with pytest.raises(InputError, match="does not take multiplicities"):
+            csp.count(rooks, csp_backend)
+        return
+    result = csp.count(rooks, csp_backend)
+    assert (result.count, result.status) == (ROOKS, Status.COMPLETE)
+    assert len(_all_checked(rooks, csp.solutions(rooks, csp_backend))) == ROOKS
+    bounded = _takes(csp_backend, ExactCover.from_text(BOUNDED_TEXT))
+    assert sorted(csp.solutions(bounded, csp_backend)) == sorted(brute_force(bounded))  # type: ignore[type-var]
 
 
 def test_contract_statistics(csp_backend: str) -> None:

@@ -1,4 +1,5 @@
-"""The `dlx` backend: Knuth's Algorithm C (dancing links with colours), compiled.
+"""The `dlx` backend: Knuth's Algorithm C (dancing links with colours), compiled;
+Algorithm M (`mcc`, Knuth's DLX3) for a cover whose primary items have bounds.
 
 >>> from csp import ExactCover
 >>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
@@ -15,9 +16,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from csp.backends.base import COLOURS, PAUSED, SPLIT, Progress, SlicedSearch
+from csp.backends.base import COLOURS, MULTIPLICITIES, PAUSED, SPLIT, Progress, SlicedSearch
 from csp.backends.dlx import kernel
 from csp.backends.dlx.links import Links, build, sanity
+from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.result import Result, Stats
 
@@ -70,13 +72,66 @@ class DLXSearch(SlicedSearch):
         return sanity(self.links)
 
 
+class MCCSearch(SlicedSearch):
+    """One run of Algorithm M (multiplicities) over its own copy of the links."""
+
+    backend = "dlx"
+
+    def __init__(self, problem: ExactCover, **limits) -> None:
+        # Imported here: a process that never meets bounds never loads this kernel.
+        from csp.backends.dlx import mcc
+
+        self.mcc = mcc
+        super().__init__(**limits)
+        self.problem = problem
+        self.links = build(problem)
+        lower, upper = problem.multiplicities()
+        n = self.links.n_items + 1  # indexed by item number, 1-based
+        self.bound = np.zeros(n, dtype=np.int32)
+        self.slack = np.zeros(n, dtype=np.int32)
+        self.bound[1 : problem.n_primary + 1] = upper
+        self.slack[1 : problem.n_primary + 1] = upper - lower
+        # A level either takes an option or drops an item (the null move).
+        levels = problem.n_options + problem.n_primary + 1
+        self.x = np.zeros(levels, dtype=np.int32)
+        self.best = np.zeros(levels, dtype=np.int32)
+        self.first = np.zeros(levels, dtype=np.int32)
+        self.state = self.mcc.new_state()
+
+    def _advance(self, count_only: bool, budget: int) -> int:
+        links = self.links
+        return int(self.mcc.search(links.flat, links.llink, links.rlink, self.bound, self.slack,
+                              links.n_primary, self.x, self.best, self.first, self.state,
+                              count_only, budget))
+
+    def _solution(self) -> tuple[int, ...]:
+        level = int(self.state[self.mcc.LEVEL])
+        options = self.links.option_of[self.x[:level]]
+        return tuple(sorted(int(k) for k in options if k >= 0))  # < 0: a null move
+
+    def _measure(self, stats: Stats) -> None:
+        mcc = self.mcc
+        stats.solutions = int(self.state[mcc.SOLUTIONS])
+        stats.nodes = int(self.state[mcc.NODES])
+        stats.updates = int(self.state[mcc.UPDATES])
+
+    def sanity(self) -> list[str]:
+        return sanity(self.links)
+
+
+def _refuse_split(problem: ExactCover) -> None:
+    if problem.bounds:
+        raise InputError("dlx cannot split a cover with multiplicities into subproblems "
+                         "(Algorithm M's branches are not sets of options); count it whole")
+
+
 class DLXBackend:
     """Dancing links, Algorithm C: the native backend for `ExactCover`."""
 
     name: ClassVar[str] = "dlx"
     native: ClassVar[type] = ExactCover
     accepts: ClassVar[tuple[type, ...]] = (ExactCover,)
-    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT})
+    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES})
 
     def __init__(self) -> None:
         # The links of the last problem split: a split search builds them once
@@ -85,12 +140,14 @@ class DLXBackend:
 
     def solutions(self, problem: ExactCover, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None
-                  ) -> DLXSearch:
+                  ) -> SlicedSearch:
+        if problem.bounds:
+            return MCCSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
         return DLXSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
 
     def count(self, problem: ExactCover, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
-        return DLXSearch(problem, time_limit=time_limit, progress=progress).count()
+        return self.solutions(problem, time_limit=time_limit, progress=progress).count()
 
     # -- Splitting: prefixes are option indices ---------------------------------------
 
@@ -103,6 +160,7 @@ class DLXBackend:
     def choose(self, problem: ExactCover, prefix: Sequence[int], *, limit: int | None = None,
                time_limit: float | None = None, progress: Progress | None = None
                ) -> DLXSearch:
+        _refuse_split(problem)
         search = DLXSearch(problem, self._links(problem), limit=limit, time_limit=time_limit,
                            progress=progress)
         search.choose(prefix)
@@ -125,4 +183,4 @@ class DLXBackend:
         return last[2].copy()
 
 
-__all__ = ["DLXBackend", "DLXSearch", "PAUSED"]
+__all__ = ["DLXBackend", "DLXSearch", "MCCSearch", "PAUSED"]
