@@ -252,7 +252,7 @@ def crosscheck(
     skipped: list[str] = []
     if backends is None:
         chosen = []
-        for name in registry.available():
+        for name in registry.engines():
             # By default, a backend that refuses the problem by what it
             # declares (a plug-in without colours, given a model) is no
             # witness: it is left out and the report says so. A backend

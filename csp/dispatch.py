@@ -76,14 +76,17 @@ class Plan:
         search.backend = self.name  # a subclass of a built-in answers to its own name
         if self.note is not None:
             search.stats.extra["note"] = self.note
-        decode = self.decode
-        if isinstance(self.problem, Model):
-            # A model's solution is an Assignment (`solution[x]` takes a Variable),
-            # whatever a plug-in backend or a lowering returns.
-            inner = decode
-            decode = lambda solution: _assignment(  # noqa: E731
-                solution if inner is None else inner(solution))
-        return search if decode is None else Decoded(search, decode)
+        if self.decode is None and not isinstance(self.problem, Model):
+            return search
+        return Decoded(search, self.declared)
+
+    def declared(self, solution: Any) -> Any:
+        """A solution of the target as a solution of the problem as declared."""
+        if self.decode is not None:
+            solution = self.decode(solution)
+        # A model's solution is an Assignment (`solution[x]` takes a Variable),
+        # whatever a plug-in backend or a lowering returns.
+        return _assignment(solution) if isinstance(self.problem, Model) else solution
 
     def count(self, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
@@ -183,7 +186,7 @@ def refusal(problem: Problem, backend: Backend) -> str | None:
 def _fallbacks(problem: Problem, refused: str) -> list[str]:
     """The other available backends, those native to the problem's form first."""
     form = "exact-cover" if isinstance(problem, ExactCover) else "model"
-    others = [name for name in backends.available() if name != refused]
+    others = [name for name in backends.engines() if name != refused]
     return sorted(others, key=lambda name: backends.native_form(name) != form)
 
 
@@ -240,7 +243,7 @@ def decompose(model: Model, constraint: Constraint, caps: frozenset[str]
 def takers(problem: Problem) -> list[str]:
     """The available backends that take `problem` (lowered where they need it)."""
     found = []
-    for name in backends.available():
+    for name in backends.engines():
         backend = backends.get(name)
         try:
             target = problem

@@ -13,7 +13,7 @@ import csp
 from csp.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):
@@ -301,7 +301,7 @@ def test_ctrl_c_with_json_prints_the_record_and_the_summary():
 def test_the_registry_knows_each_backends_native_form():
     # csp solve picks a form from the registry without importing the backend:
     # it must say what the backend itself says.
-    for name in csp.backends.available():
+    for name in csp.backends.engines():
         native = csp.backends.get(name).native.__name__
         assert csp.backends.native_form(name) == {"ExactCover": "exact-cover",
                                                  "Model": "model"}[native]

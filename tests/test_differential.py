@@ -106,7 +106,7 @@ def models(draw: st.DrawFn) -> Model:
 
 
 def _agree(problem) -> None:
-    report = crosscheck(problem, backends=backends.available())
+    report = crosscheck(problem, backends=backends.engines())
     assert report.agree, str(report)
     assert all(run.status is Status.COMPLETE and not run.invalid for run in report.runs), \
         str(report)
@@ -131,7 +131,7 @@ def test_random_exact_covers_with_colour_flags(runslow: bool) -> None:
         expected = sorted(solutions(xc, backend="dlx"))
         assert all(not xc.check(s) for s in expected)
         m, decode = exact_cover_to_model(xc, max_colour_values=2)
-        for name in backends.available():
+        for name in backends.engines():
             found = sorted(decode(s) for s in solutions(m, backend=name))
             assert found == expected, (name, xc.to_text())
 

@@ -8,7 +8,7 @@ import pytest
 import csp
 from csp import ExactCover, InputError, Model
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 
 
 def test_check_of_a_partial_assignment_names_the_missing_variables() -> None:

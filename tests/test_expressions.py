@@ -74,15 +74,15 @@ def test_nonlinear_or_odd_expressions_are_input_errors(bad) -> None:
 
 def test_every_backend_agrees_on_a_futoshiki() -> None:
     m = futoshiki()
-    report = csp.crosscheck(m, backends=csp.backends.available())
+    report = csp.crosscheck(m, backends=csp.backends.engines())
     assert report.agree, str(report)
     expected = csp.count(m, backend="bitmask").count
     assert expected > 0
-    for backend in csp.backends.available():
+    for backend in csp.backends.engines():
         assert csp.count(m, backend=backend).count == expected, backend
 
 
-@pytest.mark.parametrize("backend", csp.backends.available())
+@pytest.mark.parametrize("backend", csp.backends.engines())
 def test_expressions_against_brute_force(backend: str) -> None:
     m = Model()
     x, y, z = m.vars("xyz", range(-2, 4))

@@ -106,14 +106,14 @@ def test_every_shared_case_native(shared_data):
         assert count(puzzle, "model", "bitmask").count == expected, puzzle.boards
 
 
-@pytest.mark.parametrize("backend", [b for b in csp.backends.available()
+@pytest.mark.parametrize("backend", [b for b in csp.backends.engines()
                                      if b not in ("dlx", "python-constraint")])
 def test_every_shared_case_exact_cover_other_backends(shared_data, backend):
     for puzzle, expected in cases(shared_data)[:3]:
         assert count(puzzle, backend=backend).count == expected, puzzle.boards
 
 
-@pytest.mark.parametrize("backend", [b for b in csp.backends.available() if b != "bitmask"])
+@pytest.mark.parametrize("backend", [b for b in csp.backends.engines() if b != "bitmask"])
 def test_every_shared_case_model_other_backends(shared_data, backend):
     # python-constraint does not finish the lowered exact cover (200 0/1
     # variables) in minutes; on the model form it takes about a second.
@@ -122,7 +122,7 @@ def test_every_shared_case_model_other_backends(shared_data, backend):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", [b for b in csp.backends.available()
+@pytest.mark.parametrize("backend", [b for b in csp.backends.engines()
                                      if b not in ("python-constraint",)])
 def test_every_shared_case_every_backend(shared_data, backend):
     for puzzle, expected in cases(shared_data):

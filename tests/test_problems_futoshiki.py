@@ -11,7 +11,7 @@ import csp
 from csp.errors import InputError
 from csp.problems import futoshiki
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 DATA = Path(__file__).resolve().parent / "data" / "futoshiki" / "puzzles.json"
 COLLECTION = json.loads(DATA.read_text())["puzzles"]
 

@@ -11,7 +11,7 @@ import csp
 from csp.errors import InputError
 from csp.problems import kakuro
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "kakuro.txt"
 EXAMPLE_ANSWER = EXAMPLE.with_name("kakuro.answer.txt")
 

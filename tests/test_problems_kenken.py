@@ -13,7 +13,7 @@ from csp import grid
 from csp.errors import InputError
 from csp.problems import kenken
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 DATA = Path(__file__).resolve().parent / "data" / "kenken" / "puzzles.json"
 COLLECTION = json.loads(DATA.read_text())["puzzles"]
 

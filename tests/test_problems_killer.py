@@ -12,7 +12,7 @@ from csp import grid
 from csp.errors import InputError
 from csp.problems import killer
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 DATA = Path(__file__).resolve().parent / "data" / "killer" / "puzzles.json"
 COLLECTION = json.loads(DATA.read_text())["puzzles"]
 

@@ -8,7 +8,7 @@ import csp
 from csp.errors import InputError
 from csp.problems import langford
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 UP_TO_REVERSAL = {1: 0, 2: 0, 3: 1, 4: 1, 5: 0, 6: 0, 7: 26, 8: 150}  # OEIS A014552
 
 

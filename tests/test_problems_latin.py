@@ -12,7 +12,7 @@ from csp import grid
 from csp.errors import InputError
 from csp.problems import latin
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 

@@ -9,7 +9,7 @@ from csp import grid
 from csp.errors import InputError
 from csp.problems import magic
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 
 
 def is_magic(square):

@@ -13,7 +13,7 @@ from csp import grid
 from csp.errors import InputError
 from csp.problems import polycube
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SMALL = """\
 # an L, a square, a V and a single cube in a 2x2x3 box

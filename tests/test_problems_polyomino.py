@@ -11,7 +11,7 @@ import csp
 from csp.errors import InputError
 from csp.problems import polyomino
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 

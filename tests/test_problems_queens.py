@@ -11,7 +11,7 @@ import csp
 from csp.errors import InputError
 from csp.problems import queens
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 
 
 def counts(shared_data):

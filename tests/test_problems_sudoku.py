@@ -12,7 +12,7 @@ import csp
 from csp.errors import InputError
 from csp.problems import sudoku
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 SAMPLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 ANSWER = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
 FILES_9X9 = ["norvig_top95.txt", "norvig_hardest.txt", "magictour_top1465.txt",

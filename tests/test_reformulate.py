@@ -145,7 +145,7 @@ def test_seventy_colours_lower_for_every_backend() -> None:
     assert max(len(v.domain) for v in m.variables.values()) <= MAX_COLOUR_VALUES
     # ... and linear size: each option appears in a bounded number of constraints.
     assert len(m.constraints) <= 3 * xc.n_options + xc.n_items
-    for name in backends.available():
+    for name in backends.engines():
         result = count(xc, backend=name)
         assert (result.count, result.status.value) == (71, "COMPLETE"), name
     # Up to 63 colours the single colour variable is kept.

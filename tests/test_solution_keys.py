@@ -20,7 +20,7 @@ def _model() -> tuple[Model, list]:
     return m, xs
 
 
-@pytest.mark.parametrize("backend", csp.backends.available())
+@pytest.mark.parametrize("backend", csp.backends.engines())
 def test_a_solution_takes_the_variable_as_a_key(backend: str) -> None:
     m, (a, b, c) = _model()
     found = list(csp.solutions(m, backend=backend))

@@ -22,7 +22,7 @@ from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import polyomino, queens
 
-BACKENDS = csp.backends.available()
+BACKENDS = csp.backends.engines()
 
 
 def queens_rows(shared_data):

@@ -59,6 +59,9 @@ BUILTIN: tuple[Entry, ...] = (
           dependency="ortools"),
     Entry("python-constraint", "csp.backends.pyconstraint", "PythonConstraintBackend",
           "python-constraint", "constraint", "model", dependency="python-constraint2"),
+    Entry("sat", "csp.backends.sat", "SATBackend", "sat", "pysat", "model",
+          dependency="python-sat"),
+    Entry("race", "csp.backends.race", "Race", form="model"),
 )
 
 BUILTIN_NAMES = tuple(entry.name for entry in BUILTIN)
@@ -81,10 +84,33 @@ def known() -> list[str]:
     return [name for name in REGISTRY if name not in _broken]
 
 
+def is_known(name: str) -> bool:
+    """Whether `name` names a known backend: a name, an alias, or `name:options`.
+
+    >>> is_known("race:dlx+cpsat"), is_known("nonesuch")
+    (True, False)
+    """
+    return ALIASES.get(name, name).partition(":")[0] in known()
+
+
+def entry(name: str) -> Entry:
+    """Where the backend `name` (a name, an alias, or `name:options`) comes from."""
+    return _entry(ALIASES.get(name, name).partition(":")[0])
+
+
 def available() -> list[str]:
     """The names of the backends that can run here."""
     _read_plugins()
     return [name for name in REGISTRY if _load(name) is not None]
+
+
+def engines() -> list[str]:
+    """The available backends that search on their own: those that run other
+    backends (capability `portfolio`, as `race`) left out. The witnesses of
+    `crosscheck` and the fallbacks of `auto`."""
+    from csp.backends.base import PORTFOLIO
+
+    return [name for name in available() if PORTFOLIO not in get(name).capabilities]
 
 
 def broken() -> dict[str, str]:
@@ -104,11 +130,18 @@ def get(backend: str | Backend) -> Backend:
             raise BackendUnavailable(f"{backend!r} is not a backend: {'; '.join(problems)}")
         return backend
     name = ALIASES.get(backend, backend)
-    _entry(name)
-    loaded = _load(name)
+    base, colon, options = name.partition(":")
+    _entry(base)
+    loaded = _load(base)
     if loaded is None:
-        raise BackendUnavailable(_errors[name])
-    return loaded
+        raise BackendUnavailable(_errors[base])
+    if not colon:
+        return loaded
+    # `name:options`: a backend that takes options answers a configured copy.
+    configured = getattr(loaded, "configured", None)
+    if configured is None:
+        raise BackendUnavailable(f"backend {base!r} takes no options, as in {name!r}")
+    return configured(options)
 
 
 def name_of(backend: str | Backend) -> str:
@@ -120,7 +153,7 @@ def native_form(backend: str | Backend) -> str:
     """The form a backend solves natively, `"exact-cover"` or `"model"`
     (for a built-in, known without importing it)."""
     if isinstance(backend, str):
-        entry = _entry(ALIASES.get(backend, backend))
+        entry = _entry(ALIASES.get(backend, backend).partition(":")[0])
         if entry.form is not None:
             return entry.form
     return form_of(get(backend).native)
@@ -133,7 +166,7 @@ def form_of(native: type) -> str:
 
 
 def default_for(problem: Any) -> str:
-    """The backend `auto` means for this problem: the first available one
+    """The backend `auto` means for this problem: the first available engine
     native to its form (the compiled built-in)."""
     from csp.exactcover import ExactCover
     from csp.model import Model
@@ -143,8 +176,12 @@ def default_for(problem: Any) -> str:
     form = "exact-cover" if isinstance(problem, ExactCover) else "model"
     # The form first, known without importing a built-in: `auto` never
     # imports the optional backends' packages (OR-Tools takes seconds).
+    # A portfolio (`race`) runs engines rather than being one: not a default.
+    from csp.backends.base import PORTFOLIO
+
     for name in known():
-        if native_form(name) == form and _load(name) is not None:
+        if native_form(name) == form and (backend := _load(name)) is not None \
+                and PORTFOLIO not in backend.capabilities:
             return name
     raise BackendUnavailable(f"no available backend is native to the {form} form")
 
@@ -283,7 +320,10 @@ __all__ = [
     "available",
     "broken",
     "default_for",
+    "engines",
+    "entry",
     "get",
+    "is_known",
     "known",
     "name_of",
     "native_form",

@@ -26,6 +26,7 @@ never a backend's name, decides what the rest of `csp` does with it:
   compiled once and each puzzle only its givens (forced options for an exact
   cover, fixed domains for a model), yielding a `Result` per puzzle (see
   `csp.family`);
+- `PORTFOLIO`: the backend runs other backends (see `csp.backends.engines`);
 - a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
   model backend that takes that kind of constraint as it is. A constraint of
   another kind is decomposed (into a `Table`, or an all-different into `!=`
@@ -59,6 +60,10 @@ MULTIPLICITIES = "multiplicities"
 """An exact-cover backend that takes primary items with bounds (multiplicities)."""
 FAMILY = "family"
 """The backend solves many puzzles of one shape in one compiled loop (`solve_many`)."""
+PORTFOLIO = "portfolio"
+"""The backend runs other backends (`race`): no independent engine, so the
+defaults that want witnesses or fallbacks (`crosscheck`, `auto`, the
+backends a refusal names) leave it out (`csp.backends.engines`)."""
 CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
 """The kinds of constraint (`Constraint.kind`) a model backend may declare."""
 

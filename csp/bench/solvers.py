@@ -128,7 +128,7 @@ class BackendSolver(Solver):
         self.name = name
         from csp import backends
 
-        entry = backends.REGISTRY[backends.name_of(name)]
+        entry = backends.entry(name)
         self.modules = ("csp", entry.module) + ((entry.requires,) if entry.requires else ())
         # the built-ins that are compiled: their first run in a process loads the cache
         self.numba = entry.module in ("csp.backends.dlx", "csp.backends.bitmask")
@@ -150,7 +150,7 @@ class BackendSolver(Solver):
         import csp
         from csp import backends
 
-        entry = backends.REGISTRY[backends.name_of(self.name)]
+        entry = backends.entry(self.name)
         if entry.distribution is not None:  # a plug-in: its own distribution's version
             return f"{entry.distribution} {_version(entry.distribution)}"
         extra = entry.dependency
@@ -481,7 +481,7 @@ def all_solvers() -> list[Solver]:
 def by_name(name: str) -> Solver:
     from csp import backends
 
-    if backends.name_of(name) in backends.known():
+    if backends.is_known(name):
         return BackendSolver(name)
     for cls in PEERS:
         if cls.name == name:

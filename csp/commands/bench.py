@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     names = [name for word in (args.backends or backends.known())
              for name in word.split(",") if name] or backends.known()
     for name in names:
-        if backends.name_of(name) not in backends.known():
+        if not backends.is_known(name):
             # `--backends dlx my-dir/` takes the path for a backend: say so
             hint = (" (a path: put PATHs before --backends, or name the backends "
                     "with commas)" if Path(name).exists() else "")

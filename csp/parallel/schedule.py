@@ -11,13 +11,10 @@ to the checkpoint (if any) as it comes back.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
 import pickle
-import signal
 import socket
-import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -25,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
+from csp.children import die_with_parent
 from csp.errors import InputError
 from csp.parallel.checkpoint import Journal
 from csp.parallel.split import Key, Splitter
@@ -211,17 +209,7 @@ def worker_started(splitter: Splitter) -> None:
     counting on orphaned."""
     global _SPLITTER
     _SPLITTER = splitter
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass  # no prctl: the pool's own shutdown still ends the workers
-
-
-PR_SET_PDEATHSIG = 1
-"""Linux's prctl option: the signal a process gets when its parent dies."""
+    die_with_parent()
 
 
 def stop_workers(executor: ProcessPoolExecutor) -> None:
