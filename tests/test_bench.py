@@ -282,3 +282,10 @@ def test_startup_probe_of_a_csp_only_peer_runs_on_the_model() -> None:
         pytest.skip(solver.unavailable())
     record = runner.startup_in_process(solver)
     assert record["status"] == "ok" and record["probe"] == "queens-8"
+
+
+def test_bench_cells_checks_both_engines_counts(tmp_path, shared_data) -> None:
+    out = tmp_path / "cells.md"
+    assert _script("bench_cells").main(["--repeat", "1", "--out", str(out), "queens-8"]) == 0
+    [row] = [line for line in out.read_text().splitlines() if line.startswith("| queens-8")]
+    assert row.split(" | ")[1] == "92"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from csp import ExactCover, count, solutions
-from csp.backends import available
+from csp.backends import engines
 from csp.cli import main
 from csp.coverfiles import read_cover
 from csp.errors import InputError, InputWarning
@@ -37,7 +37,7 @@ def _read(name: str) -> ExactCover:
         return read_cover(str(DATA / name), "matrix" if name.endswith(".matrix") else "auto")
 
 
-@pytest.mark.parametrize("backend", available())
+@pytest.mark.parametrize("backend", engines())
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_published_counts_on_every_backend(name, backend):
     assert count(_read(name), backend).count == PUBLISHED[name]
@@ -47,7 +47,7 @@ def test_every_file_is_listed():
     assert sorted(p.name for p in DATA.iterdir()) == sorted(PUBLISHED)
 
 
-@pytest.mark.parametrize("backend", available())
+@pytest.mark.parametrize("backend", engines())
 def test_knuths_solution_of_the_dlx3_example(backend):
     xc = _read("knuth_dlx3_manual.dlx")
     found = [sorted(xc.option_text(k) for k in s) for s in solutions(xc, backend)]

@@ -13,7 +13,11 @@ from hypothesis import strategies as st
 import csp
 from csp import ExactCover, Status
 from csp.backends.dlx import DLXBackend, DLXSearch
+from csp.backends.dlx.cells import CellsSearch
 from csp.problems import queens
+
+SEARCHES = [pytest.param(CellsSearch, id="cells"), pytest.param(DLXSearch, id="links")]
+"""The two engines of `dlx`: each test run with the search class it names."""
 
 
 def queens_text(n: int) -> str:
@@ -70,10 +74,11 @@ def exact_covers(draw) -> ExactCover:
     return xc
 
 
+@pytest.mark.parametrize("engine", SEARCHES)
 @settings(max_examples=150, deadline=None)
-@given(exact_covers())
-def test_random_coloured_problems_match_brute_force(xc):
-    search = DLXSearch(xc)
+@given(xc=exact_covers())
+def test_random_coloured_problems_match_brute_force(engine, xc):
+    search = engine(xc)
     found = list(search)
     assert len(found) == len(set(found))
     assert set(found) == brute_force(xc)
@@ -92,39 +97,43 @@ def test_links_are_restored_after_a_complete_search():
     assert np.array_equal(search.links.llink, pristine.llink)
 
 
-def test_sanity_holds_in_the_middle_of_a_search():
-    search = DLXSearch(ExactCover.from_text(queens_text(9)))
+@pytest.mark.parametrize("engine", SEARCHES)
+def test_sanity_holds_in_the_middle_of_a_search(engine):
+    search = engine(ExactCover.from_text(queens_text(9)))
     for _ in itertools.islice(search, 10):
         assert search.sanity() == []
 
 
-def test_limit_and_resume():
+@pytest.mark.parametrize("engine", SEARCHES)
+def test_limit_and_resume(engine):
     xc = ExactCover.from_text(queens_text(8))
-    search = csp.solutions(xc, limit=5)
+    backend = DLXBackend("cells" if engine is CellsSearch else "links")
+    search = backend.solutions(xc, limit=5)
     first_five = list(search)
     assert len(first_five) == 5
     assert search.status is Status.SOLUTION_LIMIT
-    everything = list(csp.solutions(xc))
+    everything = list(backend.solutions(xc))
     assert everything[:5] == first_five
     # a search resumes where it stopped: iterate part, then count the rest
-    partial = DLXSearch(xc)
+    partial = engine(xc)
     taken = list(itertools.islice(partial, 30))
     assert taken == everything[:30]
     assert partial.count().count == 92
-    assert csp.solve(xc).solution == everything[0]
+    assert backend.solutions(xc, limit=1).result().solution == everything[0]
     assert csp.solutions(xc, limit=0).result().count == 0
 
 
-def test_interrupt_keeps_what_was_found(monkeypatch):
+@pytest.mark.parametrize("engine", SEARCHES)
+def test_interrupt_keeps_what_was_found(monkeypatch, engine):
     xc = ExactCover.from_text(queens_text(12))
-    search = DLXSearch(xc)
+    search = engine(xc)
     calls = 0
     real = search._advance
 
     def interrupted(count_only, budget):
         nonlocal calls
         calls += 1
-        if calls == 3:
+        if calls == 6:  # after a few thousand nodes: solutions were found
             raise KeyboardInterrupt
         return real(count_only, min(budget, 2000))
 
@@ -134,21 +143,52 @@ def test_interrupt_keeps_what_was_found(monkeypatch):
     assert result.count > 0
 
 
-def test_subproblems_partition_the_count():
+@pytest.mark.parametrize("engine", SEARCHES)
+def test_subproblems_partition_the_count(engine):
     xc = ExactCover.from_text(queens_text(8))
-    splitter = DLXSearch(xc)
+    splitter = engine(xc)
     splitter.split(2)
     prefixes = list(splitter)
     assert splitter.status is Status.COMPLETE
     total = 0
     for prefix in prefixes:
-        sub = DLXSearch(xc)
+        sub = engine(xc)
         assert sub.choose(prefix)
         total += sub.count().count
     assert total == 92
-    incompatible = DLXSearch(xc)
+    incompatible = engine(xc)
     assert not incompatible.choose([0, 1])  # two queens on row 0
     assert incompatible.count().count == 0
+
+
+def test_the_engines_find_the_same_solutions():
+    xc = ExactCover.from_text(queens_text(8))
+    cells, links = (list(DLXBackend(engine).solutions(xc)) for engine in ("cells", "links"))
+    assert len(cells) == 92 and sorted(cells) == sorted(links)
+    with pytest.raises(ValueError, match="unknown dlx engine 'nope'; the engines are cells, links"):
+        DLXBackend("nope")
+
+
+def test_nodes_are_counted_as_knuth_counts_them():
+    # Knuth's SSXCC counts the levels it enters: the root, then every choice
+    # that leaves each primary item an option. Here both options of `a` empty
+    # an item at once, so the root is the only node; dancing links (as kernel,
+    # counting the options it tries) counts two.
+    dead = ExactCover.from_text("a b c\na b\na c\nb c\n")
+    assert (CellsSearch(dead).count().stats.nodes, DLXSearch(dead).count().stats.nodes) == (1, 2)
+    # root; a forced (x:0 then leaves c one option); c forced; the solution at level 2
+    tiny = ExactCover.from_text("a b c | x\na x:0\nb x:0\nc x:1\nb c\n")
+    result = CellsSearch(tiny).count()
+    assert (result.count, result.stats.nodes) == (1, 3)
+
+
+def test_the_stack_of_saved_sizes_grows_on_demand():
+    xc = ExactCover.from_text(queens_text(8))
+    search = CellsSearch(xc)
+    search.stack = np.zeros(2, dtype=np.int32)
+    result = search.count()
+    assert result.count == 92 and len(search.stack) > 2
+    assert result.stats.nodes == CellsSearch(xc).count().stats.nodes
 
 
 def test_backend_protocol_and_registry():

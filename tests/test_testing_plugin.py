@@ -69,7 +69,7 @@ def warm() -> None:
     import csp
     from csp.testing import coloured_cover, every_kind_model
 
-    for name in csp.backends.available():
+    for name in csp.backends.engines():
         for problem in (coloured_cover(), every_kind_model()):
             csp.count(problem, name)
             list(csp.solutions(problem, name))
@@ -86,7 +86,7 @@ def test_every_backend_that_takes_the_problem(user: pytest.Pytester) -> None:
     from csp import backends
 
     result = user.runpytest("-rs", "-p", "no:cacheprovider")
-    takers = len(backends.available())  # without nocolours, registered by the user's conftest
+    takers = len(backends.engines())  # without nocolours, registered by the user's conftest
     # nocolours is skipped on the coloured cover; every other backend runs it.
     result.assert_outcomes(passed=takers + 1, failed=1, skipped=1)
     result.stdout.fnmatch_lines(["*nocolours does not take this problem*colours*"])

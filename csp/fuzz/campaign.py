@@ -99,7 +99,7 @@ def fuzz(
     on_finding: Callable[[Finding], None] | None = None,
 ) -> FuzzReport:
     """Fuzz `backends` (names or backend objects; default: every available
-    one) with instances `start`, `start + 1`, ... of the campaign `seed` (a
+    one but portfolios) with instances `start`, `start + 1`, ... of the campaign `seed` (a
     random one if None: `report.seed` says it) until `instances` ran or
     `seconds` passed (200 instances if neither is given). Each backend may
     spend `time_limit` seconds on an instance. The first disagreement (every
@@ -107,7 +107,7 @@ def fuzz(
     into the directory `out`. An unknown or unavailable backend is a
     `BackendUnavailable` before anything runs.
     """
-    given = list(registry.available() if backends is None else backends)
+    given = list(registry.engines() if backends is None else backends)
     if not given:
         raise InputError("no backend to fuzz")
     names = [registry.get(b).name for b in given]  # fails here on an unknown name

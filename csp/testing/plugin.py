@@ -11,7 +11,7 @@ only imported then, and a run that collects no such test is unchanged.
   them the default of `csp.testing.assert_backends_agree`; unknown or
   unavailable names stop the run with the reason.
 - Without them, `csp_backend` takes every available backend, plug-ins
-  included (`csp.backends.available()`), and a test that a backend refuses
+  included, but portfolios (`csp.backends.engines()`), and a test that a backend refuses
   by what it declares (`csp.errors.Refused`: say, a coloured cover on a
   backend without colours) is skipped for that backend with the reason: a
   user's test runs on every backend that takes its problem. A backend named
@@ -71,7 +71,7 @@ def chosen_backends(config: pytest.Config) -> list[str]:
     given = list(config.getoption("csp_backend") or [])
     names = _named(config)
     if not names:
-        return backends.available()
+        return backends.engines()
     chosen = []
     for k, name in enumerate(names):
         try:

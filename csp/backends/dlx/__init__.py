@@ -1,5 +1,10 @@
-"""The `dlx` backend: Knuth's Algorithm C (dancing links with colours), compiled;
+"""The `dlx` backend: Knuth's Algorithm C (exact covering with colours), compiled;
 Algorithm M (`mcc`, Knuth's DLX3) for a cover whose primary items have bounds.
+
+Two engines run Algorithm C: "cells" (the default: sparse sets, as in
+Knuth's SSXCC, see `cells_kernel`) and "links" (dancing links, as in DLX2, see
+`kernel`), chosen by `DLXBackend(engine=...)`. Algorithm M and families
+(`solve_many`) run on the links.
 
 >>> from csp import ExactCover
 >>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
@@ -13,12 +18,12 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Iterator, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from csp.backends.base import COLOURS, FAMILY, MULTIPLICITIES, PAUSED, SPLIT, Progress, SlicedSearch
-from csp.backends.dlx import batch, kernel
+from csp.backends.dlx import batch, cells, kernel
 from csp.backends.dlx.links import Links, build, sanity
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -127,24 +132,36 @@ def _refuse_split(problem: ExactCover) -> None:
 
 
 class DLXBackend:
-    """Dancing links, Algorithm C: the native backend for `ExactCover`."""
+    """Algorithm C, the native backend for `ExactCover`: `engine` "cells" (sparse
+    sets, the default) or "links" (dancing links)."""
 
     name: ClassVar[str] = "dlx"
     native: ClassVar[type] = ExactCover
     accepts: ClassVar[tuple[type, ...]] = (ExactCover,)
     capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES, FAMILY})
 
-    def __init__(self) -> None:
-        # The links of the last problem split: a split search builds them once
-        # and every subproblem starts from a copy.
-        self._last: tuple[weakref.ref[ExactCover], int, Links] | None = None
+    ENGINES: ClassVar[dict[str, tuple[Any, Any]]] = {
+        "cells": (cells.CellsSearch, cells.build),
+        "links": (DLXSearch, build),
+    }
+    """Engine name -> (search class, structure builder)."""
+
+    def __init__(self, engine: str = "cells") -> None:
+        if engine not in self.ENGINES:
+            raise ValueError(f"unknown dlx engine {engine!r}; the engines are "
+                             f"{', '.join(self.ENGINES)}")
+        self.engine = engine
+        self._search, self._build = self.ENGINES[engine]
+        # The structure of the last problem split: a split search builds it
+        # once and every subproblem starts from a copy.
+        self._last: tuple[weakref.ref[ExactCover], int, Any] | None = None
 
     def solutions(self, problem: ExactCover, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None
                   ) -> SlicedSearch:
         if problem.bounds:
             return MCCSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
-        return DLXSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
+        return self._search(problem, limit=limit, time_limit=time_limit, progress=progress)
 
     def count(self, problem: ExactCover, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
@@ -153,17 +170,17 @@ class DLXBackend:
     # -- Splitting: prefixes are option indices ---------------------------------------
 
     def split(self, problem: ExactCover, prefix: Sequence[int], depth: int, *,
-              time_limit: float | None = None) -> DLXSearch:
+              time_limit: float | None = None) -> DLXSearch | cells.CellsSearch:
         search = self.choose(problem, prefix, time_limit=time_limit)
         search.split(depth)
         return search
 
     def choose(self, problem: ExactCover, prefix: Sequence[int], *, limit: int | None = None,
                time_limit: float | None = None, progress: Progress | None = None
-               ) -> DLXSearch:
+               ) -> DLXSearch | cells.CellsSearch:
         _refuse_split(problem)
-        search = DLXSearch(problem, self._links(problem), limit=limit, time_limit=time_limit,
-                           progress=progress)
+        search = self._search(problem, self._structure(problem), limit=limit,
+                              time_limit=time_limit, progress=progress)
         search.choose(prefix)
         return search
 
@@ -205,13 +222,14 @@ class DLXBackend:
                                nodes=int(out[:done, batch.OUT_NODES].sum())))
 
     def __getstate__(self) -> dict[str, object]:
-        return {"_last": None}  # a weak reference does not travel to another process
+        # A weak reference does not travel to another process.
+        return {**self.__dict__, "_last": None}
 
-    def _links(self, problem: ExactCover) -> Links:
+    def _structure(self, problem: ExactCover) -> Any:
         last = self._last
         if last is None or last[0]() is not problem or last[1] != problem.n_options:
             # Options are only ever added: the same object with as many is unchanged.
-            last = (weakref.ref(problem), problem.n_options, build(problem))
+            last = (weakref.ref(problem), problem.n_options, self._build(problem))
             self._last = last
         return last[2].copy()
 

@@ -1,0 +1,102 @@
+#!/usr/bin/env python
+"""The two engines of `dlx` side by side: dancing cells (the default) against
+dancing links, in one process, on the same problems.
+
+    python bench/bench_cells.py [--repeat N] [--suite full] [--out FILE] [NAME ...]
+
+Instances: the exact-cover instances of `csp bench --suite full` (or the
+names given, see `csp.bench.instances`). Each problem is built once; then
+each engine counts it once to compile and warm up, and N more times,
+alternating engines, so that a change of load on a shared machine hits both
+alike. Reported: the median CPU time of a count (the sum over the instance's
+puzzles), the nodes and updates of each engine (each as its own programs count
+them: see README, "Nodes"), and the ratio links/cells (> 1: cells is faster).
+Exits 1 if a count is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from csp.backends.dlx import DLXBackend
+from csp.bench import instances
+from csp.exactcover import ExactCover
+
+ENGINES = ("links", "cells")
+
+
+def count_all(backend: DLXBackend, problems: list) -> tuple[float, int, int, int]:
+    """CPU seconds, solutions, nodes and updates of counting every problem."""
+    started = time.process_time()
+    solutions = nodes = updates = 0
+    for problem in problems:
+        result = backend.count(problem)
+        solutions += result.count
+        nodes += result.stats.nodes or 0
+        updates += result.stats.updates or 0
+    return time.process_time() - started, solutions, nodes, updates
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="instance names (default: the suite's)")
+    parser.add_argument("--suite", default="full")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--out", type=Path, help="also write the table to this file")
+    parser.add_argument("--skip", action="append", default=None,
+                        help="leave out an instance of the suite (default: sudoku-25x25, which "
+                             "neither engine finishes within hours)")
+    args = parser.parse_args(argv)
+    chosen = [instances.get(n) for n in args.names] if args.names else [
+        i for i in instances.suite(args.suite)
+        if "exact-cover" in i.forms and i.name not in (args.skip or ["sudoku-25x25"])]
+    backends = {engine: DLXBackend(engine) for engine in ENGINES}
+    given = " ".join(argv if argv is not None else sys.argv[1:])
+    lines = [
+        f"command: `python bench/bench_cells.py {given}`",
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}; load average at start "
+        f"{os.getloadavg()[0]:.1f}; CPU time, median of {args.repeat}",
+        "",
+        "| instance | count | links s | cells s | links/cells | links nodes | cells nodes "
+        "| links updates | cells updates |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    print("\n".join(lines), flush=True)
+    wrong = False
+    for inst in chosen:
+        problems = inst.problems("exact-cover")
+        if not all(isinstance(p, ExactCover) for p in problems):
+            continue  # (lattice: an exact cover up to symmetry, counted another way)
+        seen: dict[str, list] = {engine: [] for engine in ENGINES}
+        for engine in ENGINES:
+            count_all(backends[engine], problems)  # compile, warm the caches
+        for _ in range(args.repeat):
+            for engine in ENGINES:
+                seen[engine].append(count_all(backends[engine], problems))
+        time_of = {e: statistics.median(run[0] for run in seen[e]) for e in ENGINES}
+        links, cells = seen["links"][0], seen["cells"][0]
+        expected = sum(inst.expected)
+        for engine in ENGINES:
+            if seen[engine][0][1] != expected:
+                wrong = True
+                print(f"WRONG: {engine} counts {seen[engine][0][1]} on {inst.name}, "
+                      f"not {expected}", file=sys.stderr)
+        line = (f"| {inst.name} | {cells[1]:,} | {time_of['links']:.3f} | {time_of['cells']:.3f} "
+                f"| {time_of['links'] / max(time_of['cells'], 1e-9):.2f} | {links[2]:,} "
+                f"| {cells[2]:,} | {links[3]:,} | {cells[3]:,} |")
+        lines.append(line)
+        print(line, flush=True)
+    if args.out is not None:
+        args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

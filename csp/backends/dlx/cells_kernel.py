@@ -1,0 +1,371 @@
+"""Algorithm C with sparse sets ("dancing cells") as one resumable numba kernel.
+
+The same search as `kernel` (exact covering with colours, the minimum
+remaining values rule, ties to the first item), on another data structure,
+after the idea of Knuth's SSXCC and Christine Solnon's XCC with dancing cells:
+
+- `sets` holds, for each item `x` (an index into `sets`), the options that
+  contain it as the segment `sets[x : x + size]`, where `size = sets[x - 1]`;
+  `sets[x - 2]` is the item's place in `item`. The options past `size` are
+  hidden. Hiding an option swaps its node to the end of each active item's
+  segment and shrinks the size; undoing restores the sizes saved on a stack,
+  O(active items) per level instead of one link update per hidden node.
+- `item` lists the items: primary ones in `item[0 : n_primary]`, secondary
+  ones after. An item is active while its place is below the end of its
+  region (`ap` for primary, `as_` for secondary items); covering an item (or
+  purifying a coloured secondary item) swaps it past that end.
+- `nd` has four int32 fields per node: ITM (the item, or `-t` in the spacer
+  after an option of `t` items), LOC (the node's place in `sets`), CLR and OPT
+  (the option's index).
+- Choosing an option checks while it hides: an active primary item left
+  without options aborts the choice at once (no level is entered), and one
+  left with a single option is pushed on `force`, to be chosen at the next
+  level without a scan and without saving sizes.
+
+Nodes are counted as Knuth's programs count them: one per level entered
+(the root, every choice that does not empty an item, every solution); the
+root of a subproblem (`choose`) is left to the search that split it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
+from csp.backends.dlx.kernel import EXHAUSTED, FOUND, PAUSED, _u
+
+ITM, LOC, CLR, OPT = 0, 1, 2, 3
+
+# Slots of the int64 `state` array. The first seven are those of `kernel`.
+LEVEL = 0  # current level
+PHASE = 1  # where to resume: one of the PHASE_* values
+SOLUTIONS = 2  # solutions found so far
+NODES = 3  # levels entered (Knuth's count)
+UPDATES = 4  # options hidden from a set plus items made inactive (Knuth's count)
+BASE = 5  # the search ends when it backtracks to this level (a subproblem's depth)
+MAX_DEPTH = 6  # report a leaf at this level (for splitting the tree); -1 = none
+ACTIVE_P = 7  # end of the active primary items in `item`
+ACTIVE_S = 8  # end of the active secondary items in `item`
+FORCED = 9  # entries on the `force` stack
+STATE_SIZE = 10
+
+PHASE_START = 0  # enter level `LEVEL`
+PHASE_AFTER_LEAF = 1  # a solution was reported: leave its level
+PHASE_DONE = 3  # the search space is exhausted (3 as in `kernel`)
+
+GROW = 3
+"""Event: the stack of saved sizes is full; grow it and call again."""
+
+_FORWARD, _ADVANCE, _BACKUP, _ABORT = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _hide(nd, sets, force, c, colour, check, ap, oap, oas, second, forced, updates):
+    # Hide each option of item c (those without `colour` if it is > 0) from
+    # every other set it is in that is still active (below oap/oas). With
+    # `check`, an active primary item (below ap) left with no option stops the
+    # hiding (returns False) and one left with a single option is forced.
+    end = c + sets[_u(c - 1)]
+    for r in range(c, end):
+        tt = sets[_u(r)]
+        if colour != 0 and nd[_u(tt * 4 + CLR)] == colour:
+            continue
+        nn = tt + 1
+        while nn != tt:
+            uu = nd[_u(nn * 4 + ITM)]
+            if uu < 0:
+                nn += uu  # the spacer: back to the option's first node
+                continue
+            p = sets[_u(uu - 2)]
+            if p < (oap if uu < second else oas):
+                ss = sets[_u(uu - 1)] - 1
+                if ss <= 1 and check and p < ap and uu < second:
+                    if ss == 0:
+                        return False, forced, updates
+                    force[_u(forced)] = uu
+                    forced += 1
+                vv = nd[_u(nn * 4 + LOC)]
+                last = sets[_u(uu + ss)]
+                sets[_u(uu - 1)] = ss
+                sets[_u(uu + ss)] = nn
+                sets[_u(vv)] = last
+                nd[_u(nn * 4 + LOC)] = uu + ss
+                nd[_u(last * 4 + LOC)] = vv
+                updates += 1
+            nn += 1
+    return True, forced, updates
+
+
+@njit(cache=True)
+def _deactivate(sets, item, x, end):
+    # Swap item x to place end - 1 of `item` (the last active place); return
+    # the new end.
+    end -= 1
+    p = sets[_u(x - 2)]
+    other = item[_u(end)]
+    item[_u(end)] = x
+    item[_u(p)] = other
+    sets[_u(other - 2)] = p
+    sets[_u(x - 2)] = end
+    return end
+
+
+@njit(cache=True)
+def _take(nd, sets, item, force, b, ap, as_, second, updates):
+    # Make item b (primary, active) the one to branch on: inactive, and its
+    # options hidden from every other set (without checks: each of them covers b).
+    ap = _deactivate(sets, item, b, ap)
+    updates += 1
+    ok, forced, updates = _hide(nd, sets, force, b, 0, False, ap, ap, as_, second, 0, updates)
+    return ap, updates
+
+
+@njit(cache=True)
+def _commit(nd, sets, item, force, cur, ap, as_, second, forced, updates):
+    # Choose option node `cur` (its branching item already taken): make its
+    # other items inactive, then hide their options (keeping those of the same
+    # colour for a coloured secondary item). Returns ok = False as soon as a
+    # primary item is left without options.
+    oap = ap
+    oas = as_
+    nn = cur + 1
+    while nn != cur:
+        c = nd[_u(nn * 4 + ITM)]
+        if c < 0:
+            nn += c
+            continue
+        p = sets[_u(c - 2)]
+        if c < second:
+            if p < ap:
+                ap = _deactivate(sets, item, c, ap)
+                updates += 1
+        elif p < as_:  # a secondary item purified at a lower level is left alone
+            as_ = _deactivate(sets, item, c, as_)
+            updates += 1
+        nn += 1
+    nn = cur + 1
+    while nn != cur:
+        c = nd[_u(nn * 4 + ITM)]
+        if c < 0:
+            nn += c
+            continue
+        ok = True
+        if c < second:
+            ok, forced, updates = _hide(nd, sets, force, c, 0, True, ap, oap, oas, second,
+                                        forced, updates)
+        elif sets[_u(c - 2)] < oas:
+            ok, forced, updates = _hide(nd, sets, force, c, nd[_u(nn * 4 + CLR)], True, ap,
+                                        oap, oas, second, forced, updates)
+        if not ok:
+            return False, ap, as_, 0, updates
+        nn += 1
+    return True, ap, as_, forced, updates
+
+
+@njit(cache=True)
+def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_only, budget):
+    """Run the search from the saved state until an event; return the event.
+
+    FOUND: a solution (or, at MAX_DEPTH, a partial one) is the options of the
+    nodes `choice[:state[LEVEL]]`; PAUSED: about `budget` more nodes were
+    entered; GROW: `stack` is full (grow it, call again); EXHAUSTED: done.
+    With `count_only` solutions are counted without returning to Python.
+    """
+    n_primary = len(saved_ap) - 2
+    second = sets[0]  # the first secondary item (len(sets) + 2 if none)
+    level = state[LEVEL]
+    phase = state[PHASE]
+    solutions = state[SOLUTIONS]
+    nodes = state[NODES]
+    updates = state[UPDATES]
+    base = state[BASE]
+    max_depth = state[MAX_DEPTH]
+    ap = state[ACTIVE_P]
+    as_ = state[ACTIVE_S]
+    forced = state[FORCED]
+    stop_at = nodes + budget
+    event = EXHAUSTED
+    best = 0
+    cur_choice = 0
+    if phase == PHASE_START:
+        step = _FORWARD
+    elif phase == PHASE_AFTER_LEAF:
+        step = _BACKUP
+    else:
+        return EXHAUSTED
+
+    while True:
+        if step == _FORWARD:
+            if nodes >= stop_at:
+                phase = PHASE_START
+                event = PAUSED
+                break
+            if level != base or base == 0:
+                nodes += 1  # (a subproblem's root is a node of the search that split it)
+            if ap == 0 or level == max_depth:
+                solutions += 1
+                forced = 0
+                if not count_only:
+                    phase = PHASE_AFTER_LEAF
+                    event = FOUND
+                    break
+                step = _BACKUP
+                continue
+            if count_only and ap == 1 and level + 1 != max_depth:
+                # The last primary item: every option left in its set agrees
+                # with the choices so far and completes a solution. Count them
+                # (as the nodes Knuth's programs would enter) without trying each.
+                s = sets[_u(item[0] - 1)]
+                solutions += s
+                nodes += s
+                forced = 0
+                step = _BACKUP
+                continue
+            best = -1
+            while forced > 0:  # a forced move, if an item on the stack is still active
+                forced -= 1
+                b = force[_u(forced)]
+                if sets[_u(b - 2)] < ap:
+                    best = b
+                    break
+            if best < 0:
+                # The minimum remaining values rule; ties go to the first item.
+                # Items with one option left go on the force stack.
+                t = 0x7FFFFFFF
+                dead = False
+                for k in range(ap):
+                    x = item[_u(k)]
+                    s = sets[_u(x - 1)]
+                    if s <= 1:
+                        if s == 0:
+                            dead = True  # only at the root: the checks catch it elsewhere
+                            break
+                        force[_u(forced)] = x
+                        forced += 1
+                    elif s < t or (s == t and x < best):
+                        t = s
+                        best = x
+                if dead:
+                    forced = 0
+                    step = _BACKUP
+                    continue
+                if forced > 0:
+                    forced -= 1
+                    best = force[_u(forced)]
+                else:
+                    start = saved[_u(level)]
+                    if 2 * (start + ap + as_ - n_primary) > len(stack):
+                        if level != base or base == 0:
+                            nodes -= 1  # this level is entered again after growing
+                        phase = PHASE_START
+                        event = GROW
+                        break
+                    ap, updates = _take(nd, sets, item, force, best, ap, as_, second, updates)
+                    # Save the sizes of the active items, to restore before each
+                    # further option of `best`.
+                    q = 2 * start
+                    for k in range(ap):
+                        x = item[_u(k)]
+                        stack[_u(q)] = x
+                        stack[_u(q + 1)] = sets[_u(x - 1)]
+                        q += 2
+                    for k in range(n_primary, as_):
+                        x = item[_u(k)]
+                        stack[_u(q)] = x
+                        stack[_u(q + 1)] = sets[_u(x - 1)]
+                        q += 2
+                    saved[_u(level + 1)] = q // 2
+                    saved_ap[_u(level + 1)] = ap
+                    cur_choice = best
+                    step = _ADVANCE
+                    continue
+            # A forced move: `best` has one option; nothing to save, since
+            # nothing is tried after it.
+            ap, updates = _take(nd, sets, item, force, best, ap, as_, second, updates)
+            saved[_u(level + 1)] = saved[_u(level)]
+            cur_choice = best
+            step = _ADVANCE
+        elif step == _ADVANCE:
+            cur = sets[_u(cur_choice)]
+            choice[_u(level)] = cur
+            ok, ap, as_, forced, updates = _commit(nd, sets, item, force, cur, ap, as_, second,
+                                                   forced, updates)
+            if ok:
+                level += 1
+                step = _FORWARD
+            else:
+                step = _ABORT
+        elif step == _BACKUP:
+            if level <= base:
+                phase = PHASE_DONE
+                event = EXHAUSTED
+                break
+            level -= 1
+            cur = choice[_u(level)]
+            best = nd[_u(cur * 4 + ITM)]
+            cur_choice = nd[_u(cur * 4 + LOC)]
+            step = _ABORT
+        else:  # _ABORT: on to the next option of `best`, if any
+            if cur_choice + 1 >= best + sets[_u(best - 1)]:
+                step = _BACKUP
+                continue
+            start = saved[_u(level)]
+            end = saved[_u(level + 1)]
+            ap = saved_ap[_u(level + 1)]
+            as_ = n_primary + (end - start - ap)
+            for q in range(2 * start, 2 * end, 2):
+                sets[_u(stack[_u(q)] - 1)] = stack[_u(q + 1)]
+            cur_choice += 1
+            step = _ADVANCE
+
+    state[LEVEL] = level
+    state[PHASE] = phase
+    state[SOLUTIONS] = solutions
+    state[NODES] = nodes
+    state[UPDATES] = updates
+    state[ACTIVE_P] = ap
+    state[ACTIVE_S] = as_
+    state[FORCED] = forced
+    return event
+
+
+@njit(cache=True)
+def choose(nd, sets, item, choice, saved, force, state, first):
+    """Force option node `first` (a node of a primary item) at the current level.
+
+    Used to replay a prefix of choices (a subproblem): it takes the item of
+    `first` and commits its option, then raises the base level so that the
+    search never backtracks above it. Returns False when `first` is no longer
+    available (nothing changed) or leaves a primary item without options.
+    """
+    second = sets[0]
+    b = nd[_u(first * 4 + ITM)]
+    if b < 0 or b >= second:
+        return False
+    ap = state[ACTIVE_P]
+    as_ = state[ACTIVE_S]
+    if sets[_u(b - 2)] >= ap or nd[_u(first * 4 + LOC)] >= b + sets[_u(b - 1)]:
+        return False
+    level = state[LEVEL]
+    updates = state[UPDATES]
+    ap, updates = _take(nd, sets, item, force, b, ap, as_, second, updates)
+    saved[_u(level + 1)] = saved[_u(level)]
+    choice[_u(level)] = first
+    ok, ap, as_, forced, updates = _commit(nd, sets, item, force, first, ap, as_, second,
+                                           state[FORCED], updates)
+    state[LEVEL] = level + 1
+    state[BASE] = level + 1
+    state[UPDATES] = updates
+    state[ACTIVE_P] = ap
+    state[ACTIVE_S] = as_
+    state[FORCED] = forced
+    return ok
+
+
+def new_state(n_primary: int, n_items: int) -> np.ndarray:
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[MAX_DEPTH] = -1
+    state[ACTIVE_P] = n_primary
+    state[ACTIVE_S] = n_items
+    return state
