@@ -28,7 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--backends", metavar="LIST",
                         help=f"comma-separated, from: {', '.join(backends.known())} "
-                        "(default: every available one, plug-ins included, but portfolios such as race)")
+                        "(default: every available one, plug-ins included, but portfolios "
+                        "such as race)")
     parser.add_argument("--seed", type=positive_int, metavar="N",
                         help="the campaign's seed (default: a random one, printed)")
     parser.add_argument("--instances", type=worker_count, metavar="N",
