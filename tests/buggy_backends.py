@@ -49,7 +49,7 @@ class ColourBlind(DLXBackend):
     name: ClassVar[str] = "colour-blind"
 
     def solutions(self, problem: Any, **limits: Any) -> Search:
-        plain = ExactCover(problem.primary, problem.secondary)
+        plain = ExactCover(problem.primary, problem.secondary, bounds=problem.bounds)
         for k in range(problem.n_options):
             plain.add_option([name for name, _colour in problem.option(k)])
         return super().solutions(plain, **limits)

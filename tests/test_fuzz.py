@@ -52,13 +52,14 @@ def test_instances_are_reproducible_and_cover_every_feature() -> None:
             assert ExactCover.from_text(spec.text()).to_text() == spec.text()
             seen["secondary"] += bool(spec.secondary)
             seen["colours"] += bool(problem.colours)
+            seen["bounds"] += bool(problem.bounds)
         else:
             assert isinstance(spec, ModelSpec) and isinstance(problem, Model)
             seen.update(c.kind for c in spec.constraints)
             seen["negative"] += any(x < 0 for v in spec.variables for x in v.domain)
             seen["empty domain"] += any(not v.domain for v in spec.variables)
-    assert all(seen[key] > 0 for key in (*FORMS, *KINDS, "secondary", "colours", "negative",
-                                          "empty domain")), seen
+    assert all(seen[key] > 0 for key in (*FORMS, *KINDS, "secondary", "colours", "bounds",
+                                          "negative", "empty domain")), seen
     assert instance(11, 0) != instance(12, 0)
 
 

@@ -52,18 +52,18 @@ def instance(seed: int, index: int,
 
 @dataclass(frozen=True)
 class CoverSpec:
-    """An exact cover with colours: item names and options as (item, colour) lists.
-
-    Multiplicities (item bounds, issue 11) will be one more field here, read
-    by `build`, drawn by `random_cover` and relaxed by `smaller`.
-    """
+    """An exact cover with colours and multiplicities: item names, options as
+    (item, colour) lists, and `bounds` (item, least, most) of some primary
+    items (Knuth's DLX3: covered between least and most times)."""
 
     primary: tuple[str, ...]
     secondary: tuple[str, ...]
     options: tuple[tuple[Entry, ...], ...]
+    bounds: tuple[tuple[str, int, int], ...] = ()
 
     def build(self) -> ExactCover:
-        xc = ExactCover(self.primary, self.secondary)
+        xc = ExactCover(self.primary, self.secondary,
+                        bounds={item: (least, most) for item, least, most in self.bounds})
         for option in self.options:
             xc.add_option([name if colour is None else (name, colour) for name, colour in option])
         return xc
@@ -78,7 +78,7 @@ class CoverSpec:
 
     def smaller(self) -> Iterator[CoverSpec]:
         """Every simplification, the largest cuts first: options (by halves,
-        then one by one), items, an item of one option, a colour."""
+        then one by one), items, an item of one option, a colour, a bound."""
         for keep in _cuts(len(self.options)):
             yield replace(self, options=tuple(self.options[k] for k in keep))
         if len(self.primary) > 1:
@@ -95,6 +95,8 @@ class CoverSpec:
             for j, (name, colour) in enumerate(option):
                 if colour is not None:
                     yield self._with_option(k, option[:j] + ((name, None),) + option[j + 1:])
+        for k in range(len(self.bounds)):
+            yield replace(self, bounds=self.bounds[:k] + self.bounds[k + 1:])
 
     def _without_item(self, item: str) -> CoverSpec:
         options = []
@@ -103,7 +105,8 @@ class CoverSpec:
             if any(name in self.primary and name != item for name, _ in rest):
                 options.append(rest)  # an option left without a primary item goes
         return CoverSpec(tuple(i for i in self.primary if i != item),
-                         tuple(i for i in self.secondary if i != item), tuple(options))
+                         tuple(i for i in self.secondary if i != item), tuple(options),
+                         tuple(bound for bound in self.bounds if bound[0] != item))
 
     def _with_option(self, k: int, option: tuple[Entry, ...]) -> CoverSpec:
         return replace(self, options=self.options[:k] + (option,) + self.options[k + 1:])
@@ -111,7 +114,8 @@ class CoverSpec:
 
 def random_cover(rng: random.Random) -> CoverSpec:
     """A small random exact cover: 1-6 primary items, 0-3 secondary ones
-    (coloured or not), 1-10 options of 1-3 primary and 0-3 secondary items."""
+    (coloured or not), 1-10 options of 1-3 primary and 0-3 secondary items;
+    one cover in three has bounds on one or two primary items."""
     primary = [f"p{i}" for i in range(rng.randint(1, 6))]
     secondary = [f"s{i}" for i in range(rng.randint(0, 3))]
     options = []
@@ -121,7 +125,14 @@ def random_cover(rng: random.Random) -> CoverSpec:
         for name in rng.sample(secondary, rng.randint(0, len(secondary))):
             entries.append((name, rng.choice((None, *COLOURS))))
         options.append(tuple(entries))
-    return CoverSpec(tuple(primary), tuple(secondary), tuple(options))
+    # Drawn last, so that the rest of the instance is that of the seed without bounds.
+    bounds = []
+    if rng.random() < 1 / 3:
+        for item in rng.sample(primary, min(len(primary), rng.randint(1, 2))):
+            least, most = sorted((rng.randint(0, 3), rng.randint(1, 3)))
+            if (least, most) != (1, 1):
+                bounds.append((item, least, most))
+    return CoverSpec(tuple(primary), tuple(secondary), tuple(options), tuple(bounds))
 
 
 # -- models ------------------------------------------------------------------------------
