@@ -91,6 +91,8 @@ def main() -> None:
                   + " | ".join(_cell(results[n], args.time_limit) for n in names)
                   + f" | {_ratio(results)} |", flush=True)
     cases = nine("norvig_top95.txt", args.n9)
+    if not cases:  # --n9 0: the large puzzles only
+        return
     totals = {name: 0.0 for name in names}
     proved = {name: 0 for name in names}
     for _, puzzle, answer in cases:
