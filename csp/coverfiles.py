@@ -221,7 +221,7 @@ def from_matrix_array(matrix: np.ndarray, *, source: str | None = None,
 def _load_npy(path: str) -> np.ndarray:
     try:
         return np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, EOFError) as err:  # EOFError: an empty or cut file
         raise InputError(f"cannot read {path} as a NumPy array: {err}", source=path) from None
 
 

@@ -116,7 +116,17 @@ def _checked(shape: ExactCover | Model, givens: Givens, j: int) -> Any:
         if isinstance(givens, Mapping):
             raise InputError(f"puzzle {j + 1}: the givens of an exact cover are option "
                              "indices, not a mapping")
-        forced = np.asarray(list(givens), dtype=np.int64)
+        if isinstance(givens, (str, bytes)):
+            raise InputError(f"puzzle {j + 1}: the givens of an exact cover are option "
+                             f"indices, not the text {givens!r}")
+        listed = list(givens)
+        wrong = [k for k in listed if isinstance(k, bool) or not isinstance(k, (int, np.integer))]
+        if wrong:
+            raise InputError(f"puzzle {j + 1}: option {wrong[0]!r} is not an option index "
+                             "(a whole number)", token=wrong[0])
+        # An option given twice is forced once: dlx's family loop would
+        # otherwise try to cover its items twice and find no solution.
+        forced = np.unique(np.asarray(listed, dtype=np.int64))
         bad = np.flatnonzero((forced < 0) | (forced >= shape.n_options))
         if len(bad):
             raise InputError(f"puzzle {j + 1}: no option {forced[bad[0]]} in the shape "

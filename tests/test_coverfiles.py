@@ -185,6 +185,18 @@ def test_a_matrix_as_npy_and_as_text(tmp_path):
         read_cover("m.txt", "matrix", text="121\n")
 
 
+def test_an_empty_or_cut_npy_file_is_bad_input(tmp_path, capsys):
+    empty = tmp_path / "empty.npy"
+    empty.write_bytes(b"")
+    with pytest.raises(InputError, match="cannot read .*empty.npy as a NumPy array"):
+        read_cover(str(empty))
+    cut = tmp_path / "cut.npy"
+    np.save(cut, np.eye(4, dtype=np.int8))
+    cut.write_bytes(cut.read_bytes()[:60])
+    assert main(["xc", str(cut), "--count"]) == 2
+    assert "cut.npy as a NumPy array" in capsys.readouterr().err
+
+
 def test_cli_reads_bounds_variants_and_bad_bounds(tmp_path, capsys):
     assert main(["xc", str(DATA / "rooks4_two_per_row.dlx"), "--count"]) == 0
     assert capsys.readouterr().out.startswith("90 solutions COMPLETE")

@@ -99,6 +99,23 @@ def test_bad_givens_name_the_puzzle():
         list(csp.solve_many(m, [{"y": 1}]))
 
 
+@pytest.mark.parametrize("backend", ["dlx", "bitmask"])
+def test_an_option_given_twice_is_forced_once(backend):
+    shape = ExactCover.from_text("a b\na\nb\na b\n")
+    found = [(r.solution, r.count) for r in csp.solve_many(shape, [[0, 0], [2, 2, 2]], backend)]
+    assert found == [((0, 1), 1), ((2,), 1)]
+    assert [r.count for r in csp.solve_many(shape, [[0, 0], [0, 2]], backend, count=True)] == [1, 0]
+
+
+@pytest.mark.parametrize("givens, message", [
+    ("0", "not the text '0'"), ([1.5], "option 1.5 is not an option index"),
+    ([True], "option True is not an option index")])
+def test_givens_that_are_not_option_indices_are_refused(givens, message):
+    shape = ExactCover.from_text("a b\na\nb\n")
+    with pytest.raises(InputError, match=f"puzzle 1: .*{message}"):
+        list(csp.solve_many(shape, [givens]))
+
+
 def test_a_given_that_a_unary_constraint_rules_out_has_no_solution():
     m = Model()
     x, y = m.var("x", [1, 2]), m.var("y", [1, 2])

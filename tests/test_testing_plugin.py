@@ -111,3 +111,11 @@ def test_an_unknown_backend_stops_the_run(user: pytest.Pytester) -> None:
     result = user.runpytest("--csp-backends", "dlx,nosuch", "-p", "no:cacheprovider")
     assert result.ret != pytest.ExitCode.OK
     result.stdout.fnmatch_lines(["*--csp-backends nosuch: unknown backend 'nosuch'*"])
+
+
+def test_one_backend_alone_is_inconclusive_not_a_disagreement() -> None:
+    import csp
+    from csp.testing import assert_backends_agree
+
+    with pytest.raises(AssertionError, match="inconclusive: fewer than two backends finished"):
+        assert_backends_agree(csp.ExactCover.from_text("a b\\na\\nb\\na b\\n"), ["dlx"])

@@ -43,8 +43,16 @@ def assert_backends_agree(
     unfinished = [run.backend for run in report.runs if run.error is None and not run.complete]
     if report.agree and not unfinished:
         return report
-    why = "backends disagree" if not report.agree else \
-        f"not every backend finished ({', '.join(unfinished)}): nothing shown for those"
+    if report.agree:
+        why = f"not every backend finished ({', '.join(unfinished)}): nothing shown for those"
+    elif report.verdict == "inconclusive":
+        # One backend alone (say --csp-backend dlx) compares nothing: say so,
+        # rather than that backends disagree.
+        why = "inconclusive: fewer than two backends finished, so nothing was compared"
+    elif report.verdict == "failed":
+        why = "a backend could not run"
+    else:
+        why = "backends disagree"
     raise AssertionError(f"{why} on {problem!r}:\n{report}")
 
 
