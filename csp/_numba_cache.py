@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numba
@@ -76,8 +77,14 @@ class _CompileNotice(event.Listener):
 
     def __init__(self) -> None:
         self.told: set[str] = set()
+        self.depth = 0  # compilations nest (a kernel compiles the functions it calls)
+        self.since = 0.0
+        self.seconds = 0.0  # wall time spent compiling, all compilations
 
     def on_start(self, ev: event.Event) -> None:
+        if self.depth == 0:
+            self.since = time.perf_counter()
+        self.depth += 1
         function = getattr(ev.data.get("dispatcher"), "py_func", None)
         module = getattr(function, "__module__", "") or ""
         if not module.startswith("csp.") or os.environ.get(NOTICE, "1") == "0":
@@ -91,7 +98,17 @@ class _CompileNotice(event.Listener):
               f"from {where})...", file=sys.stderr, flush=True)
 
     def on_end(self, ev: event.Event) -> None:
-        pass
+        self.depth = max(0, self.depth - 1)
+        if self.depth == 0:
+            self.seconds += time.perf_counter() - self.since
 
 
-event.register("numba:compile", _CompileNotice())
+_NOTICE = _CompileNotice()
+event.register("numba:compile", _NOTICE)
+
+
+def compiling_seconds() -> float:
+    """Wall seconds this process has spent compiling kernels so far (0 while
+    every kernel loads from the cache): the search drivers leave it out of
+    their time limits, which are for searching, not for a first run's compiling."""
+    return _NOTICE.seconds

@@ -86,3 +86,43 @@ def test_no_kernel_module_writes_its_cache_beside_its_source() -> None:
         text = path.read_text()
         if re.search(r"^@njit\(.*cache=True", text, re.MULTILINE):
             assert "import csp._numba_cache" in text, path
+
+
+class _Compiling:
+    """A search whose first slice compiles for 0.3 s (as a first run does), then
+    finds its one solution at once: only the compiling is slow."""
+
+    @staticmethod
+    def make(time_limit: float):
+        import time
+
+        import csp._numba_cache as cache
+        from csp.backends.base import EXHAUSTED, FOUND, SlicedSearch
+        from csp.result import Stats
+
+        class Search(SlicedSearch):
+            backend = "compiling"
+            slices = 0
+
+            def _advance(self, count_only: bool, budget: int) -> int:
+                self.slices += 1
+                if self.slices == 1:
+                    time.sleep(0.3)
+                    cache._NOTICE.seconds += 0.3  # what numba's compile events add up
+                return FOUND if self.slices == 1 else EXHAUSTED
+
+            def _solution(self) -> tuple[int, ...]:
+                return (0,)
+
+            def _measure(self, stats: Stats) -> None:
+                stats.solutions = 1
+
+        return Search(time_limit=time_limit)
+
+
+def test_compiling_is_not_charged_to_the_time_limit() -> None:
+    # A first run compiles inside its first slice: a 0.1 s limit must still see
+    # the search (which takes no time) through, not stop it as TIME_LIMIT.
+    search = _Compiling.make(time_limit=0.1)
+    assert list(search) == [(0,)]
+    assert search.status is not None and search.status.value == "COMPLETE"
