@@ -71,14 +71,20 @@ def read_cover(path: str, format: str = "auto", *, text: str | None = None,
 def detect(text: str) -> str:
     """`dimacs` if the first line past comments is a `p xc`/`p xcc` header, else `knuth`.
 
+    A malformed header (`p xc x y`) is still one: reading it says what is
+    wrong with it, where taking it for Knuth's item line would give a wrong
+    answer (`--format knuth` reads items named `p` and `xc`).
+
     >>> detect("// made by a tool\\np xc 3 0\\n1 2 0\\n"), detect("a b\\na\\nb\\n")
     ('dimacs', 'knuth')
+    >>> detect("p xc x y\\n")
+    'dimacs'
     """
     for line in text.splitlines():
         line = line.strip()
         if not line or _is_comment(line):
             continue
-        return "dimacs" if _HEADER.fullmatch(line) else "knuth"
+        return "dimacs" if line.split()[:2] in (["p", "xc"], ["p", "xcc"]) else "knuth"
     return "knuth"
 
 

@@ -167,6 +167,15 @@ def test_bad_dimacs_input_names_the_line(tmp_path, text, line, words):
     assert caught.value.line == line
 
 
+def test_a_malformed_header_is_named_not_read_as_knuths_item_line(tmp_path):
+    # Under the default format: `p xc x y` is a header gone wrong, not items p, xc, x, y.
+    path = tmp_path / "bad.xc"
+    path.write_text("c from a tool\np xc x y\n1 0\n")
+    with pytest.raises(InputError, match="expected a header `p xc P S`") as caught:
+        read_cover(str(path))
+    assert caught.value.line == 2
+
+
 def test_dimacs_comments_and_options_over_several_lines():
     text = "// by a tool\nc a comment\np xcc 2 1\n1 // the first\n3 -5 0 2 3\n-5 0\n"
     xc = read_cover("x.xc", text=text)
