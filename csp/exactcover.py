@@ -419,26 +419,27 @@ class ExactCover:
         covered: dict[int, tuple[int, int]] = {}
         times = [0] * len(self.primary)  # how often each primary item is covered
         n_primary = len(self.primary)
-        lower, upper = self.multiplicities()
+        least, most = self.multiplicities()
+        lower, upper = least.tolist(), most.tolist()  # read per entry: plain ints are faster
         for k in chosen:
             if not (isinstance(k, (int, np.integer)) and 0 <= k < self.n_options):
                 problems.append(f"no option {k!r}")
                 continue
             lo, hi = self._start[k], self._start[k + 1]
             for code, colour in zip(self._items[lo:hi], self._colours[lo:hi]):
-                name = _show(self.items_name(code))
                 if code < n_primary:
                     times[code] += 1
                     if times[code] == 2 and upper[code] == 1:
                         other = covered[code][0]
-                        problems.append(f"primary item {name} is covered by options {other} "
-                                        f"and {k}")
+                        problems.append(f"primary item {_show(self.items_name(code))} is "
+                                        f"covered by options {other} and {k}")
                 if code not in covered:
                     covered[code] = (k, colour)
                     continue
                 other, other_colour = covered[code]
                 if code < n_primary:
                     continue
+                name = _show(self.items_name(code))
                 if colour == 0 or other_colour == 0:
                     problems.append(f"secondary item {name} is covered by options {other} and {k}")
                 elif colour != other_colour:
