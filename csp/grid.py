@@ -252,8 +252,24 @@ def name(cell: Cell) -> str:
     return f"r{cell[0] + 1}c{cell[1] + 1}"
 
 
+def givens(values: Sequence[int], n: int, blank: object) -> list[int] | dict[str, int]:
+    """The given numbers of an n x n grid of numbers 1..n (`values` row by row,
+    0 for a blank cell) in the blank grid `blank` declared as the kinds
+    declare it: the options `cell * n + number - 1` of its exact cover, or
+    `{cell variable: number}` of its model (a family's givens, `csp.family`).
+
+    >>> givens([0, 2, 1, 0], 2, None)
+    [3, 4]
+    """
+    from csp.model import Model
+
+    if isinstance(blank, Model):
+        return {name((k // n, k % n)): v for k, v in enumerate(values) if v}
+    return [k * n + v - 1 for k, v in enumerate(values) if v]
+
+
 __all__ = [
     "LABELS", "Cell", "Move", "Shape", "block_of", "block_shape", "blocks", "box", "columns",
-    "connected", "name", "neighbours", "normalise", "orientations", "placements", "regions", "rows",
-    "symmetries",
+    "connected", "givens", "name", "neighbours", "normalise", "orientations", "placements",
+    "regions", "rows", "symmetries",
 ]

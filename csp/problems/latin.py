@@ -136,10 +136,7 @@ def declare_shape(puzzle: Latin, form: str | None = None) -> ExactCover | Model:
 def givens(puzzle: Latin, problem: ExactCover | Model) -> Any:
     """The given numbers in the blank square: option `cell * n + number - 1`
     of the exact cover, or `{cell variable: number}`."""
-    n = puzzle.n
-    if isinstance(problem, Model):
-        return {_name(k // n, k % n): g for k, g in enumerate(puzzle.givens) if g}
-    return [k * n + g - 1 for k, g in enumerate(puzzle.givens) if g]
+    return grid.givens(puzzle.givens, puzzle.n, problem)
 
 
 def _name(r: int, c: int) -> str:

@@ -352,10 +352,7 @@ def declare_shape(puzzle: Sudoku, form: str | None = None) -> ExactCover | Model
 def givens(puzzle: Sudoku, problem: ExactCover | Model) -> Any:
     """The givens in the blank grid `problem`: the options (cell, digit) of the
     exact cover (option `cell * N + digit - 1`), or `{cell variable: digit}`."""
-    n = puzzle.size
-    if isinstance(problem, Model):
-        return {_name(k // n, k % n): d for k, d in enumerate(puzzle.givens) if d}
-    return [k * n + d - 1 for k, d in enumerate(puzzle.givens) if d]
+    return grid.givens(puzzle.givens, puzzle.size, problem)
 
 
 def _name(r: int, c: int) -> str:
