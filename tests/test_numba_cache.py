@@ -84,7 +84,7 @@ def test_no_kernel_module_writes_its_cache_beside_its_source() -> None:
     # Every module that decorates with cache=True must import the chooser first.
     for path in (ROOT / "csp").rglob("*.py"):
         text = path.read_text()
-        if re.search(r"^@njit\(.*cache=True", text, re.MULTILINE):
+        if re.search(r"^@njit\(.*cache=True|partial\(njit, cache=True", text, re.MULTILINE):
             assert "import csp._numba_cache" in text, path
 
 

@@ -70,9 +70,10 @@ def test_solutions_stream_from_one_winner() -> None:
 
 
 def test_a_proof_of_none_wins() -> None:
-    # CP-SAT proves the pigeonhole principle at once; bitmask would search.
+    # CP-SAT proves the pigeonhole principle at once; bitmask would search
+    # (11 pigeons: seconds, so that CP-SAT wins even when its start-up is slow).
     name = _engines("bitmask", "cpsat")
-    result = csp.solve(pigeonhole(9), name, time_limit=60)
+    result = csp.solve(pigeonhole(11), name, time_limit=60)
     assert (result.count, result.status, result.solution) == (0, Status.COMPLETE, None)
     assert result.stats.extra["winner"] == "cpsat"
 
