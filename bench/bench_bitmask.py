@@ -50,6 +50,7 @@ VARIANTS: dict[str, dict] = {
     "bitmask-wdeg-ratio": {"wdeg": "ratio"},
     "bitmask-no-places": {"places": False},
     "bitmask-no-restarts": {"restarts": 0},
+    "bitmask-no-defer": {"defer": False},
 }
 """`bitmask` with one technique switched from its default (see BitmaskBackend)."""
 SETS = ("top95", "top1465", "17-clue", "16x16", "kakuro", "25x25", "36x36")

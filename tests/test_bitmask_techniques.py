@@ -29,6 +29,7 @@ VARIANTS = {
     "wdeg-off": {"wdeg": "off"},
     "wdeg-ratio": {"wdeg": "ratio"},
     "no-places": {"places": False},
+    "no-defer": {"defer": False},
     # A restart after the first failure, then after 2, 4, 7, ... more: many
     # restarts, between and around solutions.
     "restarts-1": {"restarts": 1},

@@ -74,6 +74,7 @@ class BitmaskSearch(SlicedSearch):
         stats.nodes = int(st[kernel.NODES])
         stats.failures = int(st[kernel.FAILURES])
         stats.extra["propagations"] = int(st[kernel.PROPAGATIONS])
+        stats.extra["strong"] = int(st[kernel.STRONG])
         stats.extra["restarts"] = int(st[kernel.RESTARTS])
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
@@ -95,7 +96,8 @@ class BitmaskBackend:
                                       "ratio": kernel.WDEG_RATIO}
 
     def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
-                 wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS) -> None:
+                 wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
+                 defer: bool = True) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -104,13 +106,16 @@ class BitmaskBackend:
         (branching on the places of a value when they are fewer); `restarts`:
         restart after that many failures (then 1.5 times more each time),
         keeping the explored subtrees as nogoods (0: never restart; a
-        puzzle settled in fewer failures, as a 9x9 sudoku, never restarts). Counts
-        do not depend on them; nodes and time do."""
+        puzzle settled in fewer failures, as a 9x9 sudoku, never restarts);
+        `defer`: an all-different's matching and intersections wait until the
+        singles of every constraint have settled (False: they run right after
+        its singles, each time). Counts do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
         if restarts < 0:
             raise ValueError(f"restarts must be >= 0, not {restarts}")
-        self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts)
+        self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
+                                      defer)
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that

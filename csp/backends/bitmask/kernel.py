@@ -88,6 +88,8 @@ State = namedtuple(
         "first",  # per level: the alternatives it started with (rem before any was tried)
         "match",  # per entry of an all-different: its value in a maximum matching, or -1
         "work",  # all-different scratch: 6 blocks of 64 (see _matching)
+        "strong",  # all-differents whose strong reasoning is due (circular; see OPT_DEFER)
+        "instrong",  # 1 if the all-different is in `strong`
         "st",  # the scalars below
     ],
 )
@@ -118,7 +120,11 @@ OPT_WDEG = 15  # 0: fewest values, first declared; 1: ties by wdeg; 2: least dom
 OPT_PLACES = 16  # 1: branch on the places of a value when they are fewer
 RESTART_AT = 17  # the failure count at which to restart (0: never); see `learn`
 RESTARTS = 18  # restarts so far
-STATE_SIZE = 19
+OPT_DEFER = 19  # 1: an all-different's matching and intersections wait for the singles' fixpoint
+SHEAD = 20  # the queue `strong`
+SCOUNT = 21
+STRONG = 22  # runs of the strong reasoning (matching, intersections) of an all-different
+STATE_SIZE = 23
 
 WDEG_OFF, WDEG_TIES, WDEG_RATIO = 0, 1, 2
 
@@ -132,8 +138,9 @@ EXHAUSTED, FOUND, PAUSED = 0, 1, 2  # events, as in csp.backends.base
 RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 
 
-Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts"],
-                     defaults=[True, True, True, WDEG_TIES, True, 0])
+Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
+                                 "defer"],
+                     defaults=[True, True, True, WDEG_TIES, True, 0, True])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -150,6 +157,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_WDEG] = int(options.wdeg)
     st[OPT_PLACES] = int(options.places)
     st[RESTART_AT] = int(options.restarts)
+    st[OPT_DEFER] = int(options.defer)
     return State(
         dom=p.dom0.copy(),
         trail_var=np.zeros(trail, dtype=np.int64),
@@ -166,6 +174,8 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         first=np.zeros(n + 1, dtype=np.int64),
         match=np.full(max(len(p.cvars), 1), -1, dtype=np.int64),
         work=np.zeros(6 * 64, dtype=np.int64),
+        strong=np.zeros(max(n_cons, 1), dtype=np.int64),
+        instrong=np.zeros(max(n_cons, 1), dtype=np.int64),
         st=st,
     )
 
@@ -273,7 +283,8 @@ def _trim(p, v, d, lo, hi):
 
 @_jit(inline="always")
 def _all_different(p, s, c):
-    """Naked singles, hidden singles (when the values must all be used), pigeonhole."""
+    """Naked singles, hidden singles (when the values must all be used), pigeonhole:
+    cheap, so they run to their fixpoint before the strong reasoning does."""
     a, b = p.cstart[c], p.cstart[c + 1]
     k = b - a
     while True:
@@ -312,12 +323,15 @@ def _all_different(p, s, c):
                 if nm & (nm - 1) == 0:
                     again = True
         if not again:
-            break
-    if k <= 64 and s.st[OPT_MATCHING] and not _matching(p, s, c):
+            return True
+
+
+@_jit(inline="always")
+def _all_different_strong(p, s, c):
+    """The strong reasoning of an all-different: matching, then intersections."""
+    if p.cstart[c + 1] - p.cstart[c] <= 64 and s.st[OPT_MATCHING] and not _matching(p, s, c):
         return False
-    if n_values == k and s.st[OPT_LOCKED]:
-        return _locked(p, s, c)
-    return True
+    return s.st[OPT_LOCKED] == 0 or _locked(p, s, c)
 
 
 SIGN_BIT = -(1 << 63)
@@ -464,6 +478,8 @@ def _locked(p, s, c):
         while m != 0:
             places[lowest(m)] |= pos
             m &= m - 1
+    if popcount(values) != b - a:
+        return True  # a value may go unused: no value is bound to be placed in A
     for k in range(k0, k1):
         in_a = p.lc_in_a[k]
         claim = 0
@@ -713,40 +729,74 @@ def _not_equal(p, s, c):
 
 @_jit
 def _propagate(p, s):
-    """Run queued constraints until none is left (True) or one fails (False)."""
+    """Run queued constraints until none is left (True) or one fails (False).
+
+    With OPT_DEFER, the strong reasoning of an all-different (matching,
+    intersections) that the singles have left changed waits in a second queue
+    until no constraint is left in the first: one run then sees the settled
+    domains, where running it at once after every change would run it again
+    after each of the narrowings the singles go on making."""
     size = s.queue.shape[0]
-    while s.st[QCOUNT] > 0:
-        head = s.st[QHEAD]
-        c = s.queue[head]
-        s.st[QHEAD] = head + 1 if head + 1 < size else 0
-        s.st[QCOUNT] -= 1
-        s.st[PROPAGATIONS] += 1
-        # inq[c] stays 1 while c runs: each propagator reaches its own fixpoint.
-        kind = p.kind[c]
-        if kind == ALLDIFF:
-            ok = _all_different(p, s, c)
-        elif kind == LINEAR:
-            ok = _linear(p, s, c)
-        elif kind == SUBSETSUM:
-            ok = _subset_sum(p, s, c)
-        elif kind == TABLE:
-            ok = _table(p, s, c)
-        elif kind == NOGOOD:
-            ok = _nogood(p, s, c)
+    st = s.st
+    defer = st[OPT_DEFER] != 0 and (st[OPT_MATCHING] != 0 or st[OPT_LOCKED] != 0)
+    while True:
+        if st[QCOUNT] > 0:
+            head = st[QHEAD]
+            c = s.queue[head]
+            st[QHEAD] = head + 1 if head + 1 < size else 0
+            st[QCOUNT] -= 1
+            st[PROPAGATIONS] += 1
+            # inq[c] stays 1 while c runs: each propagator reaches its own fixpoint.
+            kind = p.kind[c]
+            if kind == ALLDIFF:
+                ok = _all_different(p, s, c)
+                if ok:
+                    if not defer:
+                        st[STRONG] += 1
+                        ok = _all_different_strong(p, s, c)
+                    elif s.instrong[c] == 0:
+                        s.instrong[c] = 1
+                        tail = st[SHEAD] + st[SCOUNT]
+                        s.strong[tail if tail < size else tail - size] = c
+                        st[SCOUNT] += 1
+            elif kind == LINEAR:
+                ok = _linear(p, s, c)
+            elif kind == SUBSETSUM:
+                ok = _subset_sum(p, s, c)
+            elif kind == TABLE:
+                ok = _table(p, s, c)
+            elif kind == NOGOOD:
+                ok = _nogood(p, s, c)
+            else:
+                ok = _not_equal(p, s, c)
+        elif st[SCOUNT] > 0:
+            head = st[SHEAD]
+            c = s.strong[head]
+            st[SHEAD] = head + 1 if head + 1 < size else 0
+            st[SCOUNT] -= 1
+            s.instrong[c] = 0
+            st[STRONG] += 1
+            # c's own narrowings need no singles pass of c: matching leaves none to find.
+            s.inq[c] = 1
+            ok = _all_different_strong(p, s, c)
         else:
-            ok = _not_equal(p, s, c)
+            return True
         s.inq[c] = 0
         if not ok:
             s.weight[c] += 1
             for e in range(p.cstart[c], p.cstart[c + 1]):
                 s.vweight[p.cvars[e]] += 1
-            while s.st[QCOUNT] > 0:
-                head = s.st[QHEAD]
+            while st[QCOUNT] > 0:
+                head = st[QHEAD]
                 s.inq[s.queue[head]] = 0
-                s.st[QHEAD] = (head + 1) % size
-                s.st[QCOUNT] -= 1
+                st[QHEAD] = head + 1 if head + 1 < size else 0
+                st[QCOUNT] -= 1
+            while st[SCOUNT] > 0:
+                head = st[SHEAD]
+                s.instrong[s.strong[head]] = 0
+                st[SHEAD] = head + 1 if head + 1 < size else 0
+                st[SCOUNT] -= 1
             return False
-    return True
 
 
 @_jit

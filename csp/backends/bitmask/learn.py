@@ -141,6 +141,8 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
     fresh.st[kernel.TRAIL] = 0
     fresh.st[kernel.QHEAD] = 0
     fresh.st[kernel.QCOUNT] = 0
+    fresh.st[kernel.SHEAD] = 0
+    fresh.st[kernel.SCOUNT] = 0
     fresh.st[kernel.OPT_PROBE] = 0  # the root was probed before the first restart
     fresh.st[kernel.RESTARTS] += 1
     fresh.st[kernel.RESTART_AT] = int(s.st[kernel.FAILURES]) + cutoff
