@@ -460,36 +460,68 @@ def _locked(p, s, c):
     B's other cells lose it (a sudoku row and box, generally any overlapping pair).
 
     The places of each value in A are gathered in one pass over A (the masks
-    transposed), so each overlap costs a test per value, not a pass over A."""
+    transposed); the overlaps that hold all of a value's places are then the
+    intersection of the overlaps of each place, usually settled at the second."""
     a, b = p.cstart[c], p.cstart[c + 1]
     k0, k1 = p.lc_start[c], p.lc_start[c + 1]
     if k0 == k1:
         return True
-    places = s.work  # per value of the common space: the positions in A that can take it
+    w = s.work
+    # W_OWNER: per value, its places in A; W_REACH: per place, its overlaps
+    # (bit k - k0); W_PREV: per overlap, the values it claims.
     values = 0
+    placed = 0  # the values of A's fixed cells: B's singles take those out of B
     for e in range(a, b):
         m = _to_common(p, e, s.dom[p.cvars[e]])
+        if m & (m - 1) == 0:
+            placed |= m
         new = m & ~values
         while new != 0:
-            places[lowest(new)] = 0
+            w[W_OWNER + lowest(new)] = 0
             new &= new - 1
         values |= m
         pos = 1 << (e - a)
         while m != 0:
-            places[lowest(m)] |= pos
+            w[W_OWNER + lowest(m)] |= pos
             m &= m - 1
     if popcount(values) != b - a:
         return True  # a value may go unused: no value is bound to be placed in A
-    for k in range(k0, k1):
-        in_a = p.lc_in_a[k]
-        claim = 0
-        bits = values
+    wide = k1 - k0 > 63  # too many overlaps for one mask: test each
+    if not wide:
+        for i in range(b - a):
+            w[W_REACH + i] = 0
+        for k in range(k0, k1):
+            w[W_PREV + k - k0] = 0
+            bit = 1 << (k - k0)
+            in_a = p.lc_in_a[k]
+            while in_a != 0:
+                w[W_REACH + lowest(in_a)] |= bit
+                in_a &= in_a - 1
+        bits = values & ~placed
         while bits != 0:
             val = lowest(bits)
             bits &= bits - 1
-            where = places[val]
-            if where & ~in_a == 0:
-                claim |= 1 << val
+            where = w[W_OWNER + val]
+            holds = w[W_REACH + lowest(where)]
+            where &= where - 1
+            while where != 0 and holds != 0:
+                holds &= w[W_REACH + lowest(where)]
+                where &= where - 1
+            while holds != 0:
+                w[W_PREV + lowest(holds)] |= 1 << val
+                holds &= holds - 1
+    for k in range(k0, k1):
+        claim = 0
+        if wide:
+            in_a = p.lc_in_a[k]
+            bits = values & ~placed
+            while bits != 0:
+                val = lowest(bits)
+                bits &= bits - 1
+                if w[W_OWNER + val] & ~in_a == 0:
+                    claim |= 1 << val
+        else:
+            claim = w[W_PREV + k - k0]
         if claim == 0:
             continue
         other = p.lc_other[k]
