@@ -291,12 +291,15 @@ def _all_different(p, s, c):
         fixed = 0
         once = 0
         twice = 0
+        open_values = 0
         for e in range(a, b):
             m = _to_common(p, e, s.dom[p.cvars[e]])
             if m & (m - 1) == 0:
                 if fixed & m:
                     return False
                 fixed |= m
+            else:
+                open_values |= m
             twice |= once & m
             once |= m
         n_values = popcount(once)
@@ -305,6 +308,8 @@ def _all_different(p, s, c):
         # With exactly k values left for k variables every value is used, so a
         # value that only one variable can take is that variable's.
         hidden = once & ~twice & ~fixed if n_values == k else 0
+        if hidden == 0 and open_values & fixed == 0:
+            return True  # nothing to narrow: spare the second pass
         again = False
         for e in range(a, b):
             v = p.cvars[e]
