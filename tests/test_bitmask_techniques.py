@@ -106,6 +106,28 @@ def test_36x36_with_restarts(shared_data: Path) -> None:
     assert search.stats.extra["restarts"] > 0
 
 
+def test_deferred_strong_reasoning_settles_the_same_root(shared_data: Path) -> None:
+    # Matching and intersections after the singles' fixpoint, or after each
+    # constraint's singles: one fixpoint, so the same root domains and the
+    # same answer, with fewer runs of the strong reasoning.
+    entries = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
+    entry = next(e for e in entries if e["name"].endswith("TestData25-minimal2"))
+    [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
+    model = sudoku.declare(puzzle, form="model")
+    runs = {}
+    for defer in (True, False):
+        search = BitmaskBackend(defer=defer, probe=False).solutions(model)
+        problem, state = search.arrays, search.state
+        state.st[kernel.PHASE] = kernel.PHASE_START
+        kernel.search(problem, state, True, 0)  # propagates the root, then pauses
+        runs[defer] = (state.dom.copy(), int(state.st[kernel.STRONG]))
+        search = BitmaskBackend(defer=defer).solutions(model, limit=2)
+        found = [sudoku.format(puzzle, sudoku.decode(puzzle, s)) for s in search]
+        assert (found, search.status) == ([entry["solution"]], Status.COMPLETE)
+    assert (runs[True][0] == runs[False][0]).all()
+    assert 0 < runs[True][1] < runs[False][1]
+
+
 def test_nogoods_of_a_branch() -> None:
     # At a restart the kernel stops with its branch intact: the nogoods are
     # built from decisions that hold on it (those above the deepest level),
