@@ -13,8 +13,9 @@ tables for sums, supports for tables; failed-value probing at the root; ties
 of the fewest-candidates rule go to the variable whose constraints failed most
 often so far (dom/wdeg). The strong reasoning of an all-different (matching,
 intersections) waits in a second queue until the singles of every constraint
-have settled, so that it runs once on settled domains (`defer`). Together they count the 25x25 and 36x36 sudokus of
-the shared data in seconds, where singles alone did not finish in minutes.
+have settled, so that it runs once on settled domains (`defer`). Together
+they count the 25x25 and 36x36 sudokus of the shared data in seconds, where
+singles alone did not finish in minutes.
 
 All search state lives in the arrays of `State` (scalars in `state.st`), so the
 kernel can return after any solution (FOUND) or node budget (PAUSED) and be
