@@ -18,16 +18,36 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from csp.backends.base import COLOURS, FAMILY, MULTIPLICITIES, PAUSED, SPLIT, Progress, SlicedSearch
-from csp.backends.dlx import batch, cells, kernel
-from csp.backends.dlx.links import Links, build, sanity
+from csp.backends.dlx import cells
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.result import Result, Stats, Status
+
+if TYPE_CHECKING:
+    from csp.backends.dlx.links import Links
+
+# The dancing links (`links`, `kernel`, `batch`) are numba kernels, imported on
+# first use: importing numba and loading its cache cost a few tenths of a
+# second that a run on the cells engine need not pay.
+
+
+def build(problem: ExactCover) -> Links:
+    """The dancing links of `problem` (`links.build`)."""
+    from csp.backends.dlx.links import build
+
+    return build(problem)
+
+
+def sanity(links: Links) -> list[str]:
+    """The links' invariants (`links.sanity`); [] if sound."""
+    from csp.backends.dlx.links import sanity
+
+    return sanity(links)
 
 
 class DLXSearch(SlicedSearch):
@@ -36,11 +56,14 @@ class DLXSearch(SlicedSearch):
     backend = "dlx"
 
     def __init__(self, problem: ExactCover, links: Links | None = None, **limits) -> None:
+        from csp.backends.dlx import kernel
+
+        self.kernel = kernel  # the links kernel (numba), loaded with the first search
         super().__init__(**limits)
         self.problem = problem
         self.links = build(problem) if links is None else links
         self.x = np.zeros(self.links.n_primary + 1, dtype=np.int32)
-        self.state = kernel.new_state()
+        self.state = self.kernel.new_state()
 
     def choose(self, prefix: Sequence[int]) -> bool:
         """Fix options `prefix` (indices) before searching: the search then
@@ -48,30 +71,30 @@ class DLXSearch(SlicedSearch):
         they are not compatible (the search then finds nothing)."""
         for k in prefix:
             first = int(self.links.first_primary[k])
-            if not kernel.choose(self.links.flat, self.links.llink, self.links.rlink,
-                                 self.x, self.state, first):
-                self.state[kernel.PHASE] = kernel.PHASE_DONE
+            if not self.kernel.choose(self.links.flat, self.links.llink, self.links.rlink,
+                                      self.x, self.state, first):
+                self.state[self.kernel.PHASE] = self.kernel.PHASE_DONE
                 return False
         return True
 
     def split(self, depth: int) -> None:
         """Report the partial solutions at `depth` levels instead of solutions
         (solutions found above that depth are reported too)."""
-        self.state[kernel.MAX_DEPTH] = depth
+        self.state[self.kernel.MAX_DEPTH] = depth
 
     def _advance(self, count_only: bool, budget: int) -> int:
         links = self.links
-        return int(kernel.search(links.flat, links.llink, links.rlink, self.x, self.state,
-                                 count_only, budget))
+        return int(self.kernel.search(links.flat, links.llink, links.rlink, self.x,
+                                      self.state, count_only, budget))
 
     def _solution(self) -> tuple[int, ...]:
-        level = int(self.state[kernel.LEVEL])
+        level = int(self.state[self.kernel.LEVEL])
         return tuple(sorted(int(k) for k in self.links.option_of[self.x[:level]]))
 
     def _measure(self, stats: Stats) -> None:
-        stats.solutions = int(self.state[kernel.SOLUTIONS])
-        stats.nodes = int(self.state[kernel.NODES])
-        stats.updates = int(self.state[kernel.UPDATES])
+        stats.solutions = int(self.state[self.kernel.SOLUTIONS])
+        stats.nodes = int(self.state[self.kernel.NODES])
+        stats.updates = int(self.state[self.kernel.UPDATES])
 
     def sanity(self) -> list[str]:
         """The structure's invariants (see `links.sanity`); [] if sound."""
@@ -196,6 +219,8 @@ class DLXBackend:
         """Each puzzle `problem` + `givens[j]` (option indices forced), solved
         in one compiled loop over the links built once: its first solution
         (`count`: its number of solutions), in order."""
+        from csp.backends.dlx import batch, kernel
+
         links = build(problem)
         starts = np.zeros(len(givens) + 1, dtype=np.int64)
         np.cumsum([len(g) for g in givens], out=starts[1:])
@@ -240,6 +265,8 @@ Ctrl-C and progress are served while a collection is solved."""
 
 
 def _family_result(out: np.ndarray, found: np.ndarray, count: bool, seconds: float) -> Result:
+    from csp.backends.dlx import batch
+
     solutions = int(out[batch.OUT_SOLUTIONS])
     stats = Stats(solutions=solutions, nodes=int(out[batch.OUT_NODES]),
                   updates=int(out[batch.OUT_UPDATES]), time=seconds)
