@@ -271,7 +271,7 @@ def _family_result(out: np.ndarray, found: np.ndarray, count: bool, seconds: flo
     stats = Stats(solutions=solutions, nodes=int(out[batch.OUT_NODES]),
                   updates=int(out[batch.OUT_UPDATES]), time=seconds)
     exhausted = int(out[batch.OUT_DONE]) == 1
-    solution = None if count or solutions == 0 else tuple(int(k) for k in found[found >= 0])
+    solution = None if count or solutions == 0 else tuple(found[found >= 0].tolist())
     return Result(solutions, Status.COMPLETE if exhausted else Status.SOLUTION_LIMIT, stats,
                   "dlx", solution)
 
