@@ -135,6 +135,12 @@ def positive_int(text: str) -> int:
     return _at_least(text, 0)
 
 
+def solution_limit(text: str) -> int:
+    """argparse type of a search's `--limit`: a number of solutions >= 1 (a
+    limit of 0 would end every search before it starts)."""
+    return _at_least(text, 1)
+
+
 def _at_least(text: str, least: int) -> int:
     try:
         value = int(text)

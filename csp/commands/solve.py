@@ -36,8 +36,8 @@ from csp.commands._common import (
     limit_seconds,
     most_serious,
     parallel_count,
-    positive_int,
     read_input,
+    solution_limit,
     wants_parallel,
 )
 from csp.errors import InputError
@@ -72,7 +72,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     what.add_argument("--count", action="store_true", help="print only the number of solutions")
     what.add_argument("--all", action="store_true",
                       help="print every solution, then the number of solutions")
-    parser.add_argument("--limit", type=positive_int, metavar="N",
+    parser.add_argument("--limit", type=solution_limit, metavar="N",
                         help="stop each puzzle after N solutions (implies --all)")
     parser.add_argument("--time-limit", type=limit_seconds, metavar="S",
                         help="stop each puzzle after S seconds (inf: no limit)")

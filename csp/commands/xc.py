@@ -20,8 +20,8 @@ from csp.commands._common import (
     exit_status,
     limit_seconds,
     parallel_count,
-    positive_int,
     read_cover_input,
+    solution_limit,
     wants_parallel,
 )
 from csp.errors import InputError
@@ -43,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("file", help="the input file, or - for standard input")
     add_format_option(parser)
     parser.add_argument("--count", action="store_true", help="only count the solutions")
-    parser.add_argument("--limit", type=positive_int, metavar="N",
+    parser.add_argument("--limit", type=solution_limit, metavar="N",
                         help="stop after N solutions")
     parser.add_argument("--time-limit", type=limit_seconds, metavar="S",
                         help="stop after S seconds (inf: no limit)")
