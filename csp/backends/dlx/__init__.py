@@ -142,6 +142,7 @@ class DLXBackend:
 
     ENGINES: ClassVar[dict[str, tuple[Any, Any]]] = {
         "cells": (cells.CellsSearch, cells.build),
+        "cells-numba": (cells.NumbaCellsSearch, cells.build),
         "links": (DLXSearch, build),
     }
     """Engine name -> (search class, structure builder)."""
