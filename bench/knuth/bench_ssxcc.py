@@ -10,7 +10,7 @@ written in Knuth's format (`xc.to_text()`) for SSXCC. Columns: the C kernel
 counting in-process (CPU seconds, median of N warm counts), the numba kernel
 the same way, SSXCC as a whole process (user + system CPU seconds of the
 child, median of N), each one's nodes, and the ratios C/SSXCC and
-numba/C (< 1: csp faster than SSXCC). Runs alternate C, numba, SSXCC per
+numba/C (< 1: csp faster than SSXCC). Runs alternate C, numba, SSXCC in each
 repetition, so that a change of load hits all three. Exits 1 if a count is wrong.
 """
 
@@ -32,7 +32,8 @@ from csp.backends.dlx import DLXBackend
 from csp.bench import instances
 from csp.problems import sudoku
 
-PLATINUM_BLONDE = ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6..."
+PLATINUM_BLONDE = (".......12........3..23..4....18....5.6..7.8......."
+                   "9.....85.....9...4.5..47...6...")
 """gsf's "Platinum Blonde"; minus its last two clues (row 9's 7 and 6) it has 74,568 grids."""
 
 
@@ -98,17 +99,14 @@ def main(argv: list[str] | None = None) -> int:
             times: dict[str, list[float]] = {"c": [], "numba": [], "ssxcc": []}
             nodes = {}
             for _ in range(args.repeat):
-                for key, run in (("c", lambda: in_process(c, problem)),
-                                 ("numba", lambda: in_process(numba, problem)),
-                                 ("ssxcc", lambda: ssxcc(program, path) if program else None)):
-                    got = run()
-                    if got is None:
-                        continue
-                    seconds, count, nodes[key] = got
+                runs = [("c", in_process(c, problem)), ("numba", in_process(numba, problem))]
+                if program is not None:
+                    runs.append(("ssxcc", ssxcc(program, path)))
+                for key, (seconds, count, nodes[key]) in runs:
                     times[key].append(seconds)
-                    wrong |= count != expected
                     if count != expected:
                         print(f"{name}: {key} counted {count}, expected {expected}")
+                        wrong = True
             med = {k: statistics.median(v) if v else float("nan") for k, v in times.items()}
             print(f"| {name} | {expected:,} | {med['c']:.3f} | {med['numba']:.3f} | "
                   f"{med['ssxcc']:.3f} | {nodes['c']:,} | {nodes.get('ssxcc', 0):,} | "
