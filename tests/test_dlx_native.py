@@ -43,7 +43,8 @@ def _instances(data):
     line = (data / "sudoku" / "norvig_hardest.txt").read_text().split()[1]
     blank = "." * 30 + line[30:]  # a solved grid with its first 30 cells blank: a few solutions
     yield "sudoku", sudoku.declare(sudoku.parse(blank)[0]), None
-    yield "knuth's manual", ExactCover.read(data / "xc" / "knuth_dlx2_manual.dlx", warn=lambda _: None), 1
+    manual = ExactCover.read(data / "xc" / "knuth_dlx2_manual.dlx", warn=lambda _: None)
+    yield "knuth's manual", manual, 1
 
 
 @native
