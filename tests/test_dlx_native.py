@@ -8,6 +8,7 @@ import itertools
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +28,17 @@ def test_the_c_kernel_is_built_where_ci_requires_it():
     if os.environ.get("CSP_REQUIRE_NATIVE") == "1":
         assert cells.native is not None, "csp.backends.dlx._cells was not built"
         assert cells.kernel_name() == "C"
+
+
+@native
+def test_the_c_kernel_is_not_older_than_its_source():
+    # An editable install keeps the last .so when a rebuild fails to compile
+    # (the extension is optional): that stale kernel must not be tested.
+    source = Path(cells.__file__).with_name("_cells.c")
+    built = Path(cells.native.__file__)
+    if built.parent == source.parent:  # an editable install (in a wheel: no source)
+        assert built.stat().st_mtime >= source.stat().st_mtime, \
+            "_cells.c changed after the C kernel was built: CSP_REQUIRE_NATIVE=1 pip install -e ."
 
 
 def _instances(data):
