@@ -15,8 +15,7 @@ from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.dlx import kernel
-from csp.backends.dlx.kernel import BASE, LEVEL, NODES, PHASE, PHASE_DONE, SOLUTIONS, UPDATES
-from csp.backends.dlx.many import (  # the layout of the family loops' arrays
+from csp.backends.dlx.cells_slots import (  # the layout of the family loops' arrays
     OUT_DONE,
     OUT_NODES,
     OUT_SIZE,
@@ -25,6 +24,7 @@ from csp.backends.dlx.many import (  # the layout of the family loops' arrays
     PUZZLE,
     STARTED,
 )
+from csp.backends.dlx.kernel import BASE, LEVEL, NODES, PHASE, PHASE_DONE, SOLUTIONS, UPDATES
 
 
 @njit(cache=True)

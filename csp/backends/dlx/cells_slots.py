@@ -1,6 +1,7 @@
-"""The names the dancing-cells kernels share: node fields, `state` slots, phases, events.
+"""The names the dancing-cells kernels share: node fields, `state` slots, phases,
+events; and the layout of the family loops' arrays (`batch`, `_cells.solve_batch`).
 
-Kept apart from the kernels so that the driver can read them without loading
+Kept apart from the kernels so that the drivers can read them without loading
 numba when the compiled extension (`_cells`) runs the search.
 """
 
@@ -33,6 +34,16 @@ GROW = 3
 """Event: the stack of saved sizes is full; grow it and call again."""
 
 
+# Families: slots of the int64 `batch` array (where the loop is) ...
+PUZZLE = 0  # the puzzle being solved
+STARTED = 1  # 1 once its structure is reset and its givens forced
+BATCH_SIZE = 2
+
+# ... and, per puzzle, the columns of `out`.
+OUT_SOLUTIONS, OUT_NODES, OUT_UPDATES, OUT_DONE = 0, 1, 2, 3
+OUT_SIZE = 4
+
+
 def new_state(n_primary: int, n_items: int) -> np.ndarray:
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     state[MAX_DEPTH] = -1
@@ -41,6 +52,8 @@ def new_state(n_primary: int, n_items: int) -> np.ndarray:
     return state
 
 
-__all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "CLR", "EXHAUSTED", "FORCED", "FOUND", "GROW", "ITM",
-           "LEVEL", "LOC", "MAX_DEPTH", "NODES", "OPT", "PAUSED", "PHASE", "PHASE_AFTER_LEAF",
-           "PHASE_DONE", "PHASE_START", "SOLUTIONS", "STATE_SIZE", "UPDATES", "new_state"]
+__all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "BATCH_SIZE", "CLR", "EXHAUSTED", "FORCED", "FOUND",
+           "GROW", "ITM", "LEVEL", "LOC", "MAX_DEPTH", "NODES", "OPT", "OUT_DONE", "OUT_NODES",
+           "OUT_SIZE", "OUT_SOLUTIONS", "OUT_UPDATES", "PAUSED", "PHASE", "PHASE_AFTER_LEAF",
+           "PHASE_DONE", "PHASE_START", "PUZZLE", "SOLUTIONS", "STARTED", "STATE_SIZE", "UPDATES",
+           "new_state"]

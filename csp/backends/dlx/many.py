@@ -17,17 +17,16 @@ import numpy as np
 
 from csp.backends.base import Progress
 from csp.backends.dlx import cells
+from csp.backends.dlx.cells_slots import (
+    BATCH_SIZE,
+    OUT_DONE,
+    OUT_NODES,
+    OUT_SIZE,
+    OUT_SOLUTIONS,
+    OUT_UPDATES,
+)
 from csp.exactcover import ExactCover
 from csp.result import Result, Stats, Status
-
-# Slots of the int64 `batch` array: where the loop is.
-PUZZLE = 0  # the puzzle being solved
-STARTED = 1  # 1 once its structure is reset and its givens forced
-BATCH_SIZE = 2
-
-# Per puzzle, the columns of `out`.
-OUT_SOLUTIONS, OUT_NODES, OUT_UPDATES, OUT_DONE = 0, 1, 2, 3
-OUT_SIZE = 4
 
 BATCH_BUDGET = 1 << 20
 """Nodes per call of a family loop: a few milliseconds, so that Ctrl-C and
