@@ -426,19 +426,28 @@ static int get_cells(Views *v, Cells *k, PyObject *const *a, int with_saved_ap, 
     return i;
 }
 
+/* Check the argument count, then get_cells; on failure release and return -1. */
+static int open_cells(Views *v, Cells *k, PyObject *const *args, Py_ssize_t nargs,
+                      Py_ssize_t expected, const char *name, int with_saved_ap, int with_stack)
+{
+    if (nargs != expected) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd arguments", name, expected);
+        return -1;
+    }
+    if (get_cells(v, k, args, with_saved_ap, with_stack) < 0) {
+        release(v);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     /* search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_only, budget) */
-    if (nargs != 11) {
-        PyErr_SetString(PyExc_TypeError, "search takes 11 arguments");
-        return NULL;
-    }
     Views v = {.n = 0};
     Cells k;
-    if (get_cells(&v, &k, args, 1, 1) < 0) {
-        release(&v);
+    if (open_cells(&v, &k, args, nargs, 11, "search", 1, 1) < 0)
         return NULL;
-    }
     int count_only = PyObject_IsTrue(args[9]);
     int64_t budget = PyLong_AsLongLong(args[10]);
     if (count_only < 0 || (budget == -1 && PyErr_Occurred())) {
@@ -456,16 +465,10 @@ static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nar
 static PyObject *py_choose(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     /* choose(nd, sets, item, choice, saved, force, state, first) */
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "choose takes 8 arguments");
-        return NULL;
-    }
     Views v = {.n = 0};
     Cells k;
-    if (get_cells(&v, &k, args, 0, 0) < 0) {
-        release(&v);
+    if (open_cells(&v, &k, args, nargs, 8, "choose", 0, 0) < 0)
         return NULL;
-    }
     long first = PyLong_AsLong(args[7]);
     if (first == -1 && PyErr_Occurred()) {
         release(&v);
@@ -580,18 +583,14 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *const *args, Py_ssize_
      * at a solution) to out[j]. Puzzles from batch[PUZZLE] on until about `budget`
      * nodes are entered; returns the puzzles done, or -1 when `stack` must grow
      * (grow it and call again: the puzzle resumes). */
-    if (nargs != 20) {
-        PyErr_SetString(PyExc_TypeError, "solve_batch takes 20 arguments");
-        return NULL;
-    }
     Views v = {.n = 0};
     Cells k;
     Py_ssize_t n_nd, n_sets, n_item, n_nd0, n_sets0, n_item0, n_fp, n_fs, n_forced, n_batch;
     Py_ssize_t n_out, n_found;
     int32_t *nd0 = NULL, *sets0 = NULL, *item0 = NULL, *first_primary = NULL;
     int64_t *forced_start = NULL, *forced = NULL, *batch = NULL, *out = NULL, *found = NULL;
-    if (get_cells(&v, &k, args, 1, 1) < 0)
-        goto fail;
+    if (open_cells(&v, &k, args, nargs, 20, "solve_batch", 1, 1) < 0)
+        return NULL;
     n_nd = v.view[0].len / 4;
     n_sets = v.view[1].len / 4;
     n_item = v.view[2].len / 4;
