@@ -150,6 +150,10 @@ def test_without_the_c_kernel_numba_runs(monkeypatch, shared_data):
     result = DLXBackend().count(xc)
     assert (result.count, result.stats.extra["kernel"]) == (100, "numba")
     assert len(list(DLXBackend().solutions(xc))) == 100
+    # families then run numba's loop on the links, with the same answers
+    shape = ExactCover.from_text("a b\na\nb\na b\n")
+    found = [(r.solution, r.count) for r in DLXBackend().solve_many(shape, [[0], [2], [0, 2]])]
+    assert found == [((0, 1), 1), ((2,), 1), (None, 0)]
 
 
 @native
