@@ -15,7 +15,6 @@ Knuth's SSXCC, see `cells_kernel`) and "links" (dancing links, as in DLX2, see
 
 from __future__ import annotations
 
-import time
 import weakref
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -26,7 +25,7 @@ from csp.backends.base import COLOURS, FAMILY, MULTIPLICITIES, PAUSED, SPLIT, Pr
 from csp.backends.dlx import cells
 from csp.errors import InputError
 from csp.exactcover import ExactCover
-from csp.result import Result, Stats, Status
+from csp.result import Result, Stats
 
 if TYPE_CHECKING:
     from csp.backends.dlx.links import Links
@@ -165,6 +164,7 @@ class DLXBackend:
 
     ENGINES: ClassVar[dict[str, tuple[Any, Any]]] = {
         "cells": (cells.CellsSearch, cells.build),
+        "cells-numba": (cells.NumbaCellsSearch, cells.build),
         "links": (DLXSearch, build),
     }
     """Engine name -> (search class, structure builder)."""
@@ -217,34 +217,12 @@ class DLXBackend:
     def solve_many(self, problem: ExactCover, givens: Sequence[Sequence[int]], *,
                    count: bool = False, progress: Progress | None = None) -> Iterator[Result]:
         """Each puzzle `problem` + `givens[j]` (option indices forced), solved
-        in one compiled loop over the links built once: its first solution
-        (`count`: its number of solutions), in order."""
-        from csp.backends.dlx import batch, kernel
+        in one compiled loop over the structure built once (see `many`): its
+        first solution (`count`: its number of solutions), in order."""
+        from csp.backends.dlx import many
 
-        links = build(problem)
-        starts = np.zeros(len(givens) + 1, dtype=np.int64)
-        np.cumsum([len(g) for g in givens], out=starts[1:])
-        forced = np.fromiter((k for g in givens for k in g), dtype=np.int64, count=int(starts[-1]))
-        work = links.copy()
-        x = np.zeros(links.n_primary + 1, dtype=np.int32)
-        state = kernel.new_state()
-        where = np.zeros(batch.BATCH_SIZE, dtype=np.int64)
-        out = np.zeros((len(givens), batch.OUT_SIZE), dtype=np.int64)
-        found = np.full((len(givens), max(links.n_primary, 1)), -1, dtype=np.int64)
-        done = 0
-        clock = time.perf_counter()
-        while done < len(givens):
-            now = batch.solve_batch(work.flat, work.llink, work.rlink, links.flat, links.llink,
-                                    links.rlink, links.first_primary, links.option_of, starts,
-                                    forced, count, x, state, where, out, found, BATCH_BUDGET)
-            elapsed = time.perf_counter() - clock
-            for j in range(done, now):
-                yield _family_result(out[j], found[j], count, elapsed / max(now - done, 1))
-            done = now
-            clock = time.perf_counter()
-            if progress is not None:
-                progress(Stats(solutions=int(out[:done, batch.OUT_SOLUTIONS].sum()),
-                               nodes=int(out[:done, batch.OUT_NODES].sum())))
+        return many.solve_many(problem, givens, count=count, progress=progress,
+                               on_cells=self.engine == "cells")
 
     def __getstate__(self) -> dict[str, object]:
         # A weak reference does not travel to another process.
@@ -257,23 +235,6 @@ class DLXBackend:
             last = (weakref.ref(problem), problem.n_options, self._build(problem))
             self._last = last
         return last[2].copy()
-
-
-BATCH_BUDGET = 1 << 20
-"""Options tried per call of the family kernel: a few milliseconds, so that
-Ctrl-C and progress are served while a collection is solved."""
-
-
-def _family_result(out: np.ndarray, found: np.ndarray, count: bool, seconds: float) -> Result:
-    from csp.backends.dlx import batch
-
-    solutions = int(out[batch.OUT_SOLUTIONS])
-    stats = Stats(solutions=solutions, nodes=int(out[batch.OUT_NODES]),
-                  updates=int(out[batch.OUT_UPDATES]), time=seconds)
-    exhausted = int(out[batch.OUT_DONE]) == 1
-    solution = None if count or solutions == 0 else tuple(found[found >= 0].tolist())
-    return Result(solutions, Status.COMPLETE if exhausted else Status.SOLUTION_LIMIT, stats,
-                  "dlx", solution)
 
 
 __all__ = ["DLXBackend", "DLXSearch", "MCCSearch", "PAUSED"]
