@@ -22,7 +22,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from csp.backends.base import COLOURS, FAMILY, MULTIPLICITIES, PAUSED, SPLIT, Progress, SlicedSearch
+from csp.backends.base import (
+    COLOURS,
+    FAMILY,
+    MULTIPLICITIES,
+    PAUSED,
+    SLICED,
+    SPLIT,
+    Progress,
+    SlicedSearch,
+)
 from csp.backends.dlx import batch, cells, kernel
 from csp.backends.dlx.links import Links, build, sanity
 from csp.errors import InputError
@@ -138,7 +147,8 @@ class DLXBackend:
     name: ClassVar[str] = "dlx"
     native: ClassVar[type] = ExactCover
     accepts: ClassVar[tuple[type, ...]] = (ExactCover,)
-    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES, FAMILY})
+    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES, FAMILY,
+                                                        SLICED})
 
     ENGINES: ClassVar[dict[str, tuple[Any, Any]]] = {
         "cells": (cells.CellsSearch, cells.build),
