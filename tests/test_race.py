@@ -90,11 +90,24 @@ def test_a_problem_settled_in_the_head_start_starts_no_process(
         monkeypatch: pytest.MonkeyPatch) -> None:
     name = _engines("bitmask", "cpsat")
     monkeypatch.setattr(race, "HEAD_START", 60.0)
+    monkeypatch.setattr(race, "WARMED", {"bitmask"})
     result = csp.count(queens_model(6), name)
     assert (result.count, result.status) == (4, Status.COMPLETE)
     extra = result.stats.extra
     assert extra["winner"] == "bitmask" and extra["race"]["cpsat"]["status"] == "NOT STARTED"
     assert extra["race_costs"]["started_with"] is None
+
+
+def test_a_first_race_starts_the_others_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The home member's first slice in a process may load its kernels first.
+    name = _engines("bitmask", "cpsat")
+    monkeypatch.setattr(race, "HEAD_START", 60.0)
+    monkeypatch.setattr(race, "WARMED", set())
+    result = csp.count(queens_model(6), name)
+    assert (result.count, result.status) == (4, Status.COMPLETE)
+    assert result.stats.extra["race"]["cpsat"]["status"] != "NOT STARTED"
+    assert result.stats.extra["race_costs"]["started_with"] == "fork"
+    assert race.WARMED == {"bitmask"} and not multiprocessing.active_children()
 
 
 def test_the_others_start_after_the_head_start(monkeypatch: pytest.MonkeyPatch) -> None:

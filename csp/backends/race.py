@@ -99,7 +99,13 @@ BUFFER = 10_000
 
 HEAD_START = 0.05
 """Seconds the member run in this process searches alone before the others
-are started: a problem it settles in less never pays for a process."""
+are started (once it has run here before: `WARMED`): a problem it settles
+in less never pays for a process."""
+
+WARMED: set[str] = set()
+"""The members that have run a slice in this process: their kernels are
+loaded. Another member's first slice may load its kernels (a second or so,
+before any poll), so the others start at once instead of after a head start."""
 
 HOME_SLICE = 0.01
 """Seconds of a slice of the member run in this process: between two slices
@@ -179,6 +185,7 @@ class _Runner:
     process: Any = None
     conn: Any = None
     search: Any = None  # the home member's search, while it runs
+    launched: bool = False  # its process was started
     began: float | None = None  # seconds after the race's start that it began searching
     figures: dict[str, Any] = field(default_factory=dict)
     status: Status | None = None
@@ -199,7 +206,8 @@ class _Runner:
         elif self.status is not None:
             out["status"] = self.status.value
         else:
-            out["status"] = "STOPPED" if self.began is not None else "NOT STARTED"
+            started = self.launched or self.began is not None
+            out["status"] = "STOPPED" if started else "NOT STARTED"
         out["began"] = None if self.began is None else round(self.began, 4)
         out["process"] = "this one" if self.home else "its own"
         return out
@@ -277,7 +285,7 @@ class RaceSearch(Search):
         if self.time_limit == 0:
             self._finish(Status.TIME_LIMIT)
             return
-        if self._home is None:
+        if self._home is None or self._home.name not in WARMED:
             self._launch()
 
     def _launch(self) -> None:
@@ -325,7 +333,7 @@ class RaceSearch(Search):
             return
         finally:
             send.close()  # the member's end: EOF here once it is gone
-        runner.process, runner.conn = process, receive
+        runner.process, runner.conn, runner.launched = process, receive, True
 
     def _finish(self, status: Status) -> None:
         self._stop(self.runners)
@@ -466,6 +474,7 @@ class RaceSearch(Search):
             runner.search = None
             self._failed(runner, f"{type(err).__name__}: {err}")
             return None
+        WARMED.add(runner.name)
         runner.figures = _figures(search.stats)
         if search.status is Status.INTERRUPTED:
             # Its searches end so only by Ctrl-C (caught in its slices).
@@ -479,6 +488,7 @@ class RaceSearch(Search):
         progress; `_Overtaken` if that decided the race."""
         home = self._home
         assert home is not None and self._started is not None
+        WARMED.add(home.name)
         home.figures = _figures(stats)
         self._news = True
         if self.winner is None:
