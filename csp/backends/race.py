@@ -1,5 +1,6 @@
-"""The `race` backend: several backends on the same problem, in separate
-processes; the first complete answer wins and the others are stopped.
+"""The `race` backend: several backends on the same problem in parallel (one
+in this process, the others in processes of their own); the first complete
+answer wins and the others are stopped.
 
 Members: by default the problem's own compiled backend (`auto`: `dlx` for an
 exact cover, `bitmask` for a model) and `cpsat`; any list as `race:A+B+C`
