@@ -4,6 +4,7 @@ say, bad member lists, and no process left behind however a race ends."""
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import subprocess
 import sys
 import time
@@ -321,3 +322,37 @@ def test_a_script_races_without_a_main_guard(tmp_path: Path) -> None:
     assert "cpsat failed: its process ended without an answer (exit code 1)" in errors[0]
     assert 'forkserver, which imports the main script again' in errors[0]
     assert 'needs `if __name__ == "__main__":`' in errors[0]
+
+
+CTRL_C = """
+import multiprocessing, sys
+import csp
+from csp.testing import permutations_model
+
+def progress(stats):
+    pids = [p.pid for p in multiprocessing.active_children()]
+    if pids and not progress.said:
+        progress.said = True
+        print("members", *pids, flush=True)
+progress.said = False
+
+result = csp.count(permutations_model(13), "race:bitmask+cpsat", progress=progress)
+print(result.status.value, result.stats.extra["race"]["bitmask"]["process"], flush=True)
+"""
+
+
+def test_ctrl_c_stops_the_member_at_home_and_the_others() -> None:
+    # A real SIGINT, landing wherever it lands (mostly in bitmask's kernel, in
+    # the race's own process): the race ends INTERRUPTED, no member is left.
+    _engines("bitmask", "cpsat")
+    child = subprocess.Popen([sys.executable, "-c", CTRL_C], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    first = child.stdout.readline().split()
+    assert first[0] == "members", child.stderr.read() if child.stderr else ""
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 0, err
+    assert out.split() == ["INTERRUPTED", "this", "one"]
+    assert "Traceback" not in err
+    assert _gone([int(pid) for pid in first[1:]])
