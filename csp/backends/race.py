@@ -25,8 +25,11 @@ What wins:
   whole enumeration, race its count.
 
 `stats.extra["winner"]` names the winner and `stats.extra["race"]` says what
-each member had done (status, solutions, nodes, time) when the race ended;
-`nodes` and `failures` are the winner's. A member that refuses the problem
+each member had done when the race ended (status: `NOT STARTED` for one
+never needed, `STOPPED` for a loser; solutions, nodes, time; `process`:
+"this one" or "its own"; `began`: seconds into the race; `cpu`: its
+process's CPU seconds, when it finished); `nodes` and `failures` are the
+winner's. A member that refuses the problem
 is left out before the start (`stats.extra["race_notes"]` says why); one that
 fails while running is noted and the others race on.
 
