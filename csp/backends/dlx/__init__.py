@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from csp.backends.base import COLOURS, FAMILY, MULTIPLICITIES, PAUSED, SPLIT, Progress, SlicedSearch
+from csp.backends.base import (
+    COLOURS,
+    FAMILY,
+    MULTIPLICITIES,
+    PAUSED,
+    SLICED,
+    SPLIT,
+    Progress,
+    SlicedSearch,
+)
 from csp.backends.dlx import cells
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -160,7 +169,8 @@ class DLXBackend:
     name: ClassVar[str] = "dlx"
     native: ClassVar[type] = ExactCover
     accepts: ClassVar[tuple[type, ...]] = (ExactCover,)
-    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES, FAMILY})
+    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES, FAMILY,
+                                                        SLICED})
 
     ENGINES: ClassVar[dict[str, tuple[Any, Any]]] = {
         "cells": (cells.CellsSearch, cells.build),
