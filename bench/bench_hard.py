@@ -10,6 +10,15 @@ model's native `bitmask` and `cpsat`) unless named otherwise
 
     python bench/bench_hard.py                              # the defaults below
     python bench/bench_hard.py --time-limit 60 --n9 20 --backends cpsat sat race
+    python bench/bench_hard.py --sizes 36 --backends bitmask cpsat race --repeat 3
+
+With a race among the backends, each row also has the race's time over each
+single backend's and over the best, and what the race spent on its members
+(how they were started, the milliseconds of starting and stopping them, when
+those in a process of their own began); the 9x9 row says what the race adds
+per puzzle and how many of its races started a process at all. On a shared
+machine, `--repeat` runs every backend that many times per row, interleaved,
+and shows the medians; the load average is printed per row.
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import time
 
 import csp
@@ -42,7 +52,7 @@ def nine(name: str, n: int) -> list[tuple[str, sudoku.Sudoku, str]]:
 
 def prove(backend: str, puzzle: sudoku.Sudoku, answer: str, limit: float) -> dict:
     """Seconds to prove `puzzle` unique on `backend` (None: not within `limit`)."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     model = sudoku.declare(puzzle, form="model")
     search = csp.solutions(model, backend, limit=2, time_limit=limit)
     found = list(search)
@@ -53,7 +63,8 @@ def prove(backend: str, puzzle: sudoku.Sudoku, answer: str, limit: float) -> dic
     if proved:
         assert len(found) == 1, f"{backend}: {len(found)} solutions of a unique puzzle"
     return {"seconds": seconds if proved else None, "spent": seconds,
-            "nodes": search.stats.nodes, "winner": search.stats.extra.get("winner")}
+            "nodes": search.stats.nodes, "winner": search.stats.extra.get("winner"),
+            "extra": search.stats.extra, "cpu": time.process_time() - cpu}
 
 
 def _cell(result: dict, limit: float) -> str:
@@ -63,6 +74,32 @@ def _cell(result: dict, limit: float) -> str:
     return f"{result['seconds']:.2f} s{winner}"
 
 
+def _median(runs: list[dict]) -> dict:
+    """The run of median time among repeats (an unfinished run counts as the slowest)."""
+    ordered = sorted(runs, key=lambda r: (r["seconds"] is None, r["seconds"] or r["spent"]))
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def _costs(result: dict) -> str:
+    """What the race spent on its members: when the others began, starting and stopping them."""
+    extra = result.get("extra") or {}
+    costs, members = extra.get("race_costs"), extra.get("race", {})
+    if not costs:
+        return "-"
+    began = [f"{name} {1000 * m['began']:.0f} ms" for name, m in members.items()
+             if m.get("process") == "its own" and m.get("began") is not None]
+    if costs["started_with"] is None:
+        return "no process started"
+    cpu = [f"{name} {m['cpu']:.2f} s" for name, m in members.items() if m.get("cpu") is not None]
+    return (f"{costs['started_with']}: start {1000 * costs['start']:.0f} ms, stop "
+            f"{1000 * costs['stop']:.0f} ms; began: {', '.join(began) or '-'}"
+            + (f"; cpu: {', '.join(cpu)}" if cpu else ""))
+
+
+def _load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--time-limit", type=float, default=120.0,
@@ -70,50 +107,81 @@ def main() -> None:
     parser.add_argument("--n9", type=int, default=95, help="9x9 puzzles of top95; default all")
     parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
     parser.add_argument("--sizes", nargs="+", type=int, default=[36, 25])
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each backend on each row, interleaved; the median is "
+                             "shown (on a shared machine); default 1")
     args = parser.parse_args()
     names = args.backends
     for name in names:
         csp.backends.get(name)  # unknown or unavailable: say so now
 
-    # Warm up (numba's cache, the race's fork server) outside the timings.
+    # Warm up (numba's cache, the race's members) outside the timings.
     _, warm, answer = nine("norvig_top95.txt", 1)[0]
     for name in names:
         prove(name, warm, answer, args.time_limit)
 
+    singles = [n for n in names if not n.startswith("race")]
+    race = next((n for n in names if n.startswith("race")), None)
     print(f"# machine: {platform.machine()}, {os.cpu_count()} cpus, python "
-          f"{platform.python_version()}; time limit {args.time_limit:g} s per puzzle")
-    print("| puzzle | " + " | ".join(names) + " | race / best single |")
-    print("|---|" + "---|" * (len(names) + 1))
+          f"{platform.python_version()}; time limit {args.time_limit:g} s per puzzle; "
+          f"median of {args.repeat}; load average (1/5/15 min) at the start {_load()}")
+    ratios = [f"{race} / {n}" for n in singles] if race else []
+    print("| puzzle | " + " | ".join(names) + " | " + " | ".join(ratios)
+          + (" | race / best single | the race's costs | load |" if race else " load |"))
+    print("|---|" + "---|" * (len(names) + len(ratios) + (3 if race else 1)))
     for size in args.sizes:
         for label, puzzle, answer in large(size):
-            results = {name: prove(name, puzzle, answer, args.time_limit) for name in names}
-            print(f"| {size}x{size} {label} | "
-                  + " | ".join(_cell(results[n], args.time_limit) for n in names)
-                  + f" | {_ratio(results)} |", flush=True)
+            runs: dict[str, list[dict]] = {name: [] for name in names}
+            load = os.getloadavg()[0]
+            for _ in range(args.repeat):
+                for name in names:
+                    runs[name].append(prove(name, puzzle, answer, args.time_limit))
+            results = {name: _median(runs[name]) for name in names}
+            cells = [_cell(results[n], args.time_limit) for n in names]
+            for n in singles:  # its CPU seconds, to set against a member's in the race
+                cells[names.index(n)] += f", cpu {results[n]['cpu']:.2f} s"
+            if race:
+                cells += [_ratio(results[race], [results[n]]) for n in singles]
+                cells += [_ratio(results[race], [results[n] for n in singles]),
+                          _costs(results[race])]
+            print(f"| {size}x{size} {label} | " + " | ".join(cells) + f" | {load:.1f} |",
+                  flush=True)
     cases = nine("norvig_top95.txt", args.n9)
     if not cases:  # --n9 0: the large puzzles only
+        print(f"# load average at the end {_load()}")
         return
-    totals = {name: 0.0 for name in names}
+    load = os.getloadavg()[0]
+    totals: dict[str, list[float]] = {name: [] for name in names}
     proved = {name: 0 for name in names}
-    for _, puzzle, answer in cases:
+    started = 0  # races that started a process
+    for _ in range(args.repeat):
+        spent = {name: 0.0 for name in names}
+        for _, puzzle, answer in cases:
+            for name in names:
+                result = prove(name, puzzle, answer, args.time_limit)
+                spent[name] += result["spent"]
+                proved[name] += result["seconds"] is not None
+                costs = (result.get("extra") or {}).get("race_costs")
+                started += bool(costs and costs["started_with"])
         for name in names:
-            result = prove(name, puzzle, answer, args.time_limit)
-            totals[name] += result["spent"]
-            proved[name] += result["seconds"] is not None
-    cells = [f"{totals[n]:.2f} s ({proved[n]}/{len(cases)})" for n in names]
-    singles = [totals[n] for n in names if not n.startswith("race")]
-    races = [totals[n] for n in names if n.startswith("race")]
-    ratio = f"{races[0] / min(singles):.2f}x" if races and singles else "-"
-    print(f"| 9x9 top95, {len(cases)} in all | " + " | ".join(cells) + f" | {ratio} |")
+            totals[name].append(spent[name])
+    total = {name: statistics.median(totals[name]) for name in names}
+    cells = [f"{total[n]:.2f} s ({proved[n] // args.repeat}/{len(cases)})" for n in names]
+    if race:
+        cells += [f"{total[race] / total[n]:.2f}x" for n in singles]
+        best = min(total[n] for n in singles)
+        cells += [f"{total[race] / best:.2f}x",
+                  f"{1000 * (total[race] - best) / len(cases):+.1f} ms a puzzle; "
+                  f"{started / args.repeat:g} of {len(cases)} started a process"]
+    print(f"| 9x9 top95, {len(cases)} in all | " + " | ".join(cells) + f" | {load:.1f} |")
+    print(f"# load average at the end {_load()}")
 
 
-def _ratio(results: dict) -> str:
-    singles = [r["seconds"] for n, r in results.items() if not n.startswith("race")
-               and r["seconds"] is not None]
-    races = [r["seconds"] for n, r in results.items() if n.startswith("race")]
-    if not singles or not races or races[0] is None:
+def _ratio(race: dict, singles: list[dict]) -> str:
+    times = [r["seconds"] for r in singles if r["seconds"] is not None]
+    if not times or race["seconds"] is None:
         return "-"
-    return f"{races[0] / min(singles):.2f}x"
+    return f"{race['seconds'] / min(times):.2f}x"
 
 
 if __name__ == "__main__":

@@ -14,7 +14,12 @@ Two forms of problem:
 [(0, 1), (2,)]
 """
 
-from csp import backends, dispatch, parallel, problems, symmetry
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from csp import backends, dispatch
 from csp.backends.base import Search
 from csp.constraints import AllDifferent, Compare, Constraint, Linear, Relation, Sum, Table
 from csp.crosscheck import CrosscheckReport, crosscheck
@@ -24,9 +29,33 @@ from csp.family import family, solve_many
 from csp.model import Assignment, Model, Variable
 from csp.result import Result, Stats, Status
 from csp.solve import count, solutions, solve
-from csp.symmetry import Group
+
+if TYPE_CHECKING:
+    from csp import parallel, problems, symmetry
+    from csp.symmetry import Group
 
 __version__ = "0.1.0"
+
+_LATER = {"parallel": "csp.parallel", "problems": "csp.problems", "symmetry": "csp.symmetry",
+          "Group": "csp.symmetry"}
+"""What `import csp` leaves to its first use: a run that counts one exact cover
+never pays for the process pool, the puzzle library or the symmetry groups.
+(`crosscheck`, `family` and `solve` stay eager: each is also a submodule's
+name, and importing the submodule later would shadow the function.)"""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module 'csp' has no attribute {name!r}")
+    loaded = importlib.import_module(module)
+    value = loaded if module == f"csp.{name}" else getattr(loaded, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LATER))
 
 __all__ = [
     "AllDifferent",

@@ -18,7 +18,12 @@ COMMANDS = ("xc", "solve", "list", "crosscheck", "fuzz", "bench")
 """Subcommand modules under `csp.commands`, in the order `--help` lists them."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the whole command line; with `command`, of that
+    subcommand only (all a run of it parses: the other subcommands' modules,
+    and what they import, are left alone)."""
+    from csp.commands._common import CommandParser
+
     parser = argparse.ArgumentParser(
         prog="csp",
         description="Declare a combinatorial problem once; solve, count and cross-check it.",
@@ -26,8 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     from csp import __version__
 
     parser.add_argument("--version", action="version", version=f"csp {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
+    for name in COMMANDS if command is None else (command,):
         try:
             module = importlib.import_module(f"csp.commands.{name}")
         except ModuleNotFoundError as err:
@@ -39,8 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+    args = parser.parse_args(words)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

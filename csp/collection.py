@@ -153,7 +153,9 @@ def instances(path: str | os.PathLike[str], kind: str | None = None,
               form: str | None = None, format: str = "auto",
               warn: Warn | None = None) -> Iterator[Instance]:
     """The instances at `path`: a file of Knuth's format, a directory of them
-    (every file in it, in name order, hidden files excepted), or with `kind`
+    (every file in it and in its subdirectories, in name order, each named by
+    its path from `path`; hidden files and directories, and links to
+    directories, left out), or with `kind`
     every puzzle of a puzzle file of that kind (`csp list` names the kinds),
     declared in `form` (default: the kind's own). Exact covers are read in
     `format` (see `csp.coverfiles`); `warn` hears what reading drops.
@@ -165,13 +167,22 @@ def instances(path: str | os.PathLike[str], kind: str | None = None,
     if not root.exists():
         raise InputError(f"no such file or directory: {str(root)!r}")
     if root.is_dir():
-        files = sorted(p for p in root.iterdir() if not p.name.startswith(".") and not p.is_dir())
+        files = _files_under(root)
         if not files:
             raise InputError(f"no file in the directory {str(root)!r}")
         for file in files:
             yield from _file(file, str(file.relative_to(root)), kind, form, format, warn)
     else:
         yield from _file(root, root.name, kind, form, format, warn)
+
+
+def _files_under(root: Path) -> list[Path]:
+    """Every file under the directory `root`, at any depth, in name order."""
+    found = []
+    for where, directories, names in os.walk(root):  # links to directories not followed
+        directories[:] = [d for d in directories if not d.startswith(".")]
+        found += [Path(where) / name for name in names if not name.startswith(".")]
+    return sorted(found, key=lambda file: file.relative_to(root).parts)
 
 
 def _file(path: Path, name: str, kind: str | None, form: str | None, format: str,

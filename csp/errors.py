@@ -63,6 +63,12 @@ class BackendUnavailable(RuntimeError):
     """A backend that is not installed or cannot take this problem."""
 
 
+class BadMember(InputError, BackendUnavailable):
+    """A portfolio named with a member that is unknown, not installed, or
+    itself a portfolio: bad input (the message lists what is available), and
+    a backend that cannot run."""
+
+
 def refuse_string(value: object, what: str) -> None:
     """Refuse a str (or bytes) where a list is expected: iterating it would
     silently declare one thing per character (`AllDifferent("xy")` is x and y,

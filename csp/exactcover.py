@@ -67,25 +67,56 @@ class ExactCover:
         *,
         name: str | None = None,
         bounds: Mapping[Item, int | tuple[int, int]] | None = None,
+        _trusted: bool = False,
     ) -> None:
         refuse_string(primary, "ExactCover(primary=...)")
         refuse_string(secondary, "ExactCover(secondary=...)")
         self.name = name
         self.primary: list[Item] = []
         self.secondary: list[Item] = []
-        self._index: dict[Item, int] = {}
+        self._codes: dict[Item, int] | None = {}
         primary, secondary = list(primary), list(secondary)
+        if _trusted:
+            # Names known to be distinct (`from_arrays(check=False)`): their
+            # index is made when first needed, which a search never does.
+            self.primary, self.secondary, self._codes = primary, secondary, None
+        else:
+            self._index_items(primary, secondary)
+        # No item at all is allowed, like a Model without variables: choosing
+        # no option is then the one solution.
+        self._colour_index: dict[Hashable, int] = {}
+        self.colours: list[Hashable] = []
+        #: option k covers items `items[start[k]:start[k+1]]`, coloured by
+        #: `colours[...]` (0 = no colour, c > 0 = `colours[c - 1]`), held as
+        #: lists (`_lists`: start, items, colours; `add_option` appends to
+        #: them), as int32 arrays (`_arrays`, what the compiled backends read),
+        #: or both: each is made from the other when first asked for, so that
+        #: a cover declared from arrays never builds a list per entry unless
+        #: something reads an option in Python.
+        self._lists: tuple[list[int], list[int], list[int]] | None = ([0], [], [])
+        self._arrays: dict[str, np.ndarray] | None = None
+        self._data: list[Any] | None = []
+        self._make_data: Callable[[], Iterable[Any]] | None = None
+        #: the multiplicities of the primary items that have them: name ->
+        #: (least, most) times it must be covered; an item not here is
+        #: covered exactly once (bounds (1, 1) are not stored)
+        self.bounds: dict[Item, tuple[int, int]] = {}
+        for item, bound in (bounds or {}).items():
+            self.set_bounds(item, bound)
+
+    def _index_items(self, primary: list[Item], secondary: list[Item]) -> None:
+        """Number the items, primary first; a name unhashable or given twice is an error."""
         try:
             # All at once (the common case): one dict, checked by its size.
-            self._index = dict(zip(primary, range(len(primary))))
-            self._index.update(zip(secondary, range(len(secondary))))
-            fast = len(self._index) == len(primary) + len(secondary)
+            index = dict(zip(primary, range(len(primary))))
+            index.update(zip(secondary, range(len(secondary))))
+            fast = len(index) == len(primary) + len(secondary)
         except TypeError:  # an unhashable name: the loop below names it
             fast = False
         if fast:
             self.primary, self.secondary = primary, secondary
         else:
-            self._index = {}
+            index = self._codes = {}
             for item in primary:
                 self._declare(item, self.primary)
             for item in secondary:
@@ -94,25 +125,18 @@ class ExactCover:
         # may be declared in one go only, fix the numbering now.
         n_primary = len(self.primary)
         for k, item in enumerate(self.secondary):
-            self._index[item] = n_primary + k
-        # No item at all is allowed, like a Model without variables: choosing
-        # no option is then the one solution.
-        self._colour_index: dict[Hashable, int] = {}
-        self.colours: list[Hashable] = []
-        #: option k covers items `_items[_start[k]:_start[k+1]]`, coloured
-        #: by `_colours[...]` (0 = no colour, c > 0 = `colours[c - 1]`).
-        self._start: list[int] = [0]
-        self._items: list[int] = []
-        self._colours: list[int] = []
-        #: each option's payload, in declaration order
-        self.data: list[Any] = []
-        self._arrays: dict[str, np.ndarray] | None = None
-        #: the multiplicities of the primary items that have them: name ->
-        #: (least, most) times it must be covered; an item not here is
-        #: covered exactly once (bounds (1, 1) are not stored)
-        self.bounds: dict[Item, tuple[int, int]] = {}
-        for item, bound in (bounds or {}).items():
-            self.set_bounds(item, bound)
+            index[item] = n_primary + k
+        self._codes = index
+
+    @property
+    def _index(self) -> dict[Item, int]:
+        """Item name -> number (primary items first)."""
+        if self._codes is None:
+            n_primary = len(self.primary)
+            codes = dict(zip(self.primary, range(n_primary)))
+            codes.update(zip(self.secondary, range(n_primary, n_primary + len(self.secondary))))
+            self._codes = codes
+        return self._codes
 
     def _declare(self, item: Item, into: list[Item]) -> None:
         try:
@@ -136,7 +160,42 @@ class ExactCover:
 
     @property
     def n_options(self) -> int:
-        return len(self._start) - 1
+        if self._lists is not None:
+            return len(self._lists[0]) - 1
+        assert self._arrays is not None
+        return len(self._arrays["start"]) - 1
+
+    @property
+    def data(self) -> list[Any]:
+        """Each option's payload, in declaration order (None if not given)."""
+        if self._data is None:
+            assert self._make_data is not None
+            data = list(self._make_data())
+            if len(data) != self.n_options:
+                raise InputError(f"{len(data)} payloads for {self.n_options} options")
+            self._data, self._make_data = data, None
+        return self._data
+
+    @data.setter
+    def data(self, payloads: Iterable[Any]) -> None:
+        self._data, self._make_data = list(payloads), None
+
+    def _entries(self) -> tuple[list[int], list[int], list[int]]:
+        """The options as lists: `start` offsets, `items` and `colours` codes."""
+        if self._lists is None:
+            assert self._arrays is not None
+            arrays = self._arrays
+            self._lists = (arrays["start"].tolist(), arrays["items"].tolist(),
+                           arrays["colours"].tolist())
+        return self._lists
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The payloads are made before the problem travels to another process
+        # (a lazy maker may be a closure); the lists are remade there if read.
+        state = {**self.__dict__, "_data": self.data, "_make_data": None}
+        if state["_arrays"] is not None:
+            state["_lists"] = None
+        return state
 
     def __len__(self) -> int:
         return self.n_options
@@ -194,7 +253,6 @@ class ExactCover:
             self.bounds.pop(item, None)
         else:
             self.bounds[item] = (int(lower), int(upper))
-        self._arrays = None
 
     def multiplicities(self) -> tuple[np.ndarray, np.ndarray]:
         """The least and most number of times each primary item must be covered
@@ -252,12 +310,13 @@ class ExactCover:
         return codes, colours
 
     def _append(self, codes: list[int], colours: list[int], data: Any) -> int:
-        self._items.extend(codes)
-        self._colours.extend(colours)
-        self._start.append(len(self._items))
+        start, items, option_colours = self._entries()
         self.data.append(data)
+        items.extend(codes)
+        option_colours.extend(colours)
+        start.append(len(items))
         self._arrays = None
-        return len(self._start) - 2
+        return len(start) - 2
 
     @classmethod
     def from_arrays(
@@ -269,7 +328,7 @@ class ExactCover:
         colours: Any = None,
         *,
         colour_names: Iterable[Hashable] = (),
-        data: Iterable[Any] | None = None,
+        data: Iterable[Any] | Callable[[], Iterable[Any]] | None = None,
         name: str | None = None,
         check: bool = True,
     ) -> ExactCover:
@@ -278,15 +337,18 @@ class ExactCover:
         `indices[indptr[k]:indptr[k + 1]]` (0-based, primary items first, then
         secondary ones). `colours`, if given, has one entry per index: 0 for
         none, c > 0 for `colour_names[c - 1]`. `data` holds each option's
-        payload (default None). The same checks as `add_option`, vectorised
-        (`check=False` skips them, for arrays valid by construction).
+        payload (default None), or is a function that returns them, called
+        only when `data` is first read (a lowering's payloads, which a search
+        never reads). The same checks as `add_option`, vectorised (`check=False`
+        skips them, and the check that item names are distinct, for arrays and
+        names valid by construction).
 
         >>> xc = ExactCover.from_arrays(["a", "b"], ["x"], [0, 2, 4, 5], [0, 2, 1, 2, 1],
         ...                             [0, 1, 0, 1, 0], colour_names=["red"])
         >>> [xc.option_text(k) for k in range(xc.n_options)]
         ['a x:red', 'b x:red', 'b']
         """
-        xc = cls(primary, secondary, name=name)
+        xc = cls(primary, secondary, name=name, _trusted=not check)
         names = list(colour_names)
         for colour in names:
             xc._colour_code(colour)
@@ -294,7 +356,7 @@ class ExactCover:
             raise InputError("colour_names repeats a colour", token=names)
         start = _int_array(indptr, "indptr")
         items = _int_array(indices, "indices")
-        codes = np.zeros(len(items), np.int64) if colours is None else _int_array(colours,
+        codes = np.zeros(len(items), np.int32) if colours is None else _int_array(colours,
                                                                                  "colours")
         n_options = len(start) - 1
         if n_options < 0 or start[0] != 0 or np.any(np.diff(start) < 0) or start[-1] != len(items):
@@ -304,12 +366,15 @@ class ExactCover:
             raise InputError(f"{len(codes)} colours for {len(items)} indices")
         if check:
             xc._check_arrays(start, items, codes)
-        xc._start = start.tolist()
-        xc._items = items.tolist()
-        xc._colours = codes.tolist()
-        xc._arrays = {"start": start.astype(np.int32), "items": items.astype(np.int32),
-                      "colours": codes.astype(np.int32)}
-        xc.data = [None] * n_options if data is None else list(data)
+        xc._lists = None  # made from the arrays if something reads an option in Python
+        # Unchecked arrays are fresh ones, built for this cover: kept, not copied.
+        xc._arrays = {"start": start.astype(np.int32, copy=check),
+                      "items": items.astype(np.int32, copy=check),
+                      "colours": codes.astype(np.int32, copy=check)}
+        if callable(data):
+            xc._data, xc._make_data = None, data
+            return xc
+        xc.data = [None] * n_options if data is None else data
         if len(xc.data) != n_options:
             raise InputError(f"{len(xc.data)} payloads for {n_options} options")
         return xc
@@ -378,10 +443,11 @@ class ExactCover:
 
     def option(self, k: int) -> list[tuple[Item, Hashable]]:
         """Option `k` as a list of `(item name, colour or None)`."""
-        lo, hi = self._start[k], self._start[k + 1]
+        start, items, colours = self._entries()
+        lo, hi = start[k], start[k + 1]
         return [
             (self.items_name(code), self.colours[c - 1] if c else None)
-            for code, c in zip(self._items[lo:hi], self._colours[lo:hi])
+            for code, c in zip(items[lo:hi], colours[lo:hi])
         ]
 
     def option_text(self, k: int) -> str:
@@ -398,10 +464,11 @@ class ExactCover:
         item of each option); items `< n_primary` are primary.
         """
         if self._arrays is None:
+            start, items, colours = self._entries()
             self._arrays = {
-                "start": np.asarray(self._start, dtype=np.int32),
-                "items": np.asarray(self._items, dtype=np.int32),
-                "colours": np.asarray(self._colours, dtype=np.int32),
+                "start": np.asarray(start, dtype=np.int32),
+                "items": np.asarray(items, dtype=np.int32),
+                "colours": np.asarray(colours, dtype=np.int32),
             }
         return self._arrays
 
@@ -421,12 +488,13 @@ class ExactCover:
         n_primary = len(self.primary)
         least, most = self.multiplicities()
         lower, upper = least.tolist(), most.tolist()  # read per entry: plain ints are faster
+        start, items, colours = self._entries()
         for k in chosen:
             if not (isinstance(k, (int, np.integer)) and 0 <= k < self.n_options):
                 problems.append(f"no option {k!r}")
                 continue
-            lo, hi = self._start[k], self._start[k + 1]
-            for code, colour in zip(self._items[lo:hi], self._colours[lo:hi]):
+            lo, hi = start[k], start[k + 1]
+            for code, colour in zip(items[lo:hi], colours[lo:hi]):
                 if code < n_primary:
                     times[code] += 1
                     if times[code] == 2 and upper[code] == 1:
@@ -686,11 +754,12 @@ def decode_text(raw: bytes, source: str) -> str:
 
 
 def _int_array(values: Any, what: str) -> np.ndarray:
-    """`values` as a 1-D int64 array; anything else is an `InputError` naming `what`."""
+    """`values` as a 1-D array of integers (int64 unless it is one already);
+    anything else is an `InputError` naming `what`."""
     array = np.asarray(values)
     if array.ndim != 1 or not (array.size == 0 or np.issubdtype(array.dtype, np.integer)):
         raise InputError(f"{what} must be a one-dimensional array of integers")
-    return array.astype(np.int64, copy=False)
+    return array if array.dtype.kind == "i" else array.astype(np.int64)
 
 
 def _hashable(value: object) -> bool:

@@ -120,18 +120,20 @@ def _checked(shape: ExactCover | Model, givens: Givens, j: int) -> Any:
             raise InputError(f"puzzle {j + 1}: the givens of an exact cover are option "
                              f"indices, not the text {givens!r}")
         listed = list(givens)
-        wrong = [k for k in listed if isinstance(k, bool) or not isinstance(k, (int, np.integer))]
-        if wrong:
-            raise InputError(f"puzzle {j + 1}: option {wrong[0]!r} is not an option index "
-                             "(a whole number)", token=wrong[0])
+        if not set(map(type, listed)) <= {int}:  # the common case, plain ints, checked at once
+            wrong = [k for k in listed
+                     if isinstance(k, bool) or not isinstance(k, (int, np.integer))]
+            if wrong:
+                raise InputError(f"puzzle {j + 1}: option {wrong[0]!r} is not an option "
+                                 "index (a whole number)", token=wrong[0])
         # An option given twice is forced once: dlx's family loop would
         # otherwise try to cover its items twice and find no solution.
-        forced = np.unique(np.asarray(listed, dtype=np.int64))
-        bad = np.flatnonzero((forced < 0) | (forced >= shape.n_options))
-        if len(bad):
-            raise InputError(f"puzzle {j + 1}: no option {forced[bad[0]]} in the shape "
-                             f"({shape.n_options} options)", token=int(forced[bad[0]]))
-        return forced
+        forced = sorted(set(map(int, listed)))
+        if forced and (forced[0] < 0 or forced[-1] >= shape.n_options):
+            bad = next(k for k in forced if k < 0 or k >= shape.n_options)
+            raise InputError(f"puzzle {j + 1}: no option {bad} in the shape "
+                             f"({shape.n_options} options)", token=bad)
+        return np.array(forced, dtype=np.int64)
     if not isinstance(givens, Mapping):
         raise InputError(f"puzzle {j + 1}: the givens of a model are a mapping "
                          "{variable: value or values}")

@@ -31,6 +31,7 @@ bijections on solutions, so counts agree.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -223,7 +224,7 @@ def model_to_exact_cover(m: Model, *, max_tuples: int = MAX_TUPLES) -> tuple[Exa
     {'a': 1, 'b': 3}
     """
     names = list(m.variables)
-    domains = {x: list(m.variables[x].domain) for x in names}
+    domains = {x: list(variable.domain) for x, variable in m.variables.items()}
     expanded: list[tuple[int, Constraint]] = []
     differents: list[tuple[int, tuple[Hashable, ...]]] = []
     for j, c in enumerate(m.constraints):
@@ -236,12 +237,14 @@ def model_to_exact_cover(m: Model, *, max_tuples: int = MAX_TUPLES) -> tuple[Exa
             differents.append((j, c.scope))
         else:
             expanded.append((j, c))
-    partners: dict[Hashable, set[Hashable]] = {x: set() for x in names}
-    for _, scope in differents if expanded else ():  # only the tables need them
-        for x in scope:
-            partners[x].update(scope)
-    for x in names:
-        partners[x].discard(x)
+    partners: dict[Hashable, set[Hashable]] = {}
+    if expanded:  # only the tables need them
+        partners = {x: set() for x in names}
+        for _, scope in differents:
+            for x in scope:
+                partners[x].update(scope)
+        for x in names:
+            partners[x].discard(x)
 
     tuples: list[tuple[int, Constraint, list[tuple[int, ...]]]] = []
     coloured: set[Hashable] = set()
@@ -268,25 +271,30 @@ def _declare_lowering(
     Python work per variable and per all-different, never per option."""
     n = len(names)
     var_of = {x: i for i, x in enumerate(names)}
-    sizes = np.fromiter((len(domains[x]) for x in names), dtype=np.int64, count=n)
+    # `domains` lists the variables in the order of `names`.
+    sizes = np.fromiter(map(len, domains.values()), dtype=np.int64, count=n)
     opt_var = np.repeat(np.arange(n), sizes)
-    opt_val = np.fromiter(itertools.chain.from_iterable(domains[x] for x in names),
+    opt_val = np.fromiter(itertools.chain.from_iterable(domains.values()),
                           dtype=np.int64, count=int(sizes.sum()))
-    offsets = np.concatenate([[0], np.cumsum(sizes)])
-    values, value_index = np.unique(opt_val, return_inverse=True)
+    values = np.unique(opt_val)
+    value_index = np.searchsorted(values, opt_val)
     # holds[x, i]: whether value i is in x's domain
     holds = np.zeros((n, len(values)), dtype=np.int64)
     holds[opt_var, value_index] = 1
 
     # The all-different items (j, v): primary when j is a permutation, else
     # secondary and only for values two of its variables may take.
-    pair_var = np.fromiter((var_of[x] for _, scope in differents for x in scope),
+    pair_var = np.fromiter(map(var_of.__getitem__,
+                               itertools.chain.from_iterable(scope for _, scope in differents)),
                            dtype=np.int64)
     scope_sizes = np.fromiter((len(scope) for _, scope in differents), dtype=np.int64,
                               count=len(differents))
     pair_diff = np.repeat(np.arange(len(differents)), scope_sizes)
-    holders = np.zeros((len(differents), len(values)), dtype=np.int64)
-    np.add.at(holders, (pair_diff[:, None], np.arange(len(values))), holds[pair_var])
+    # holders[j, i]: how many variables of all-different j may take value i
+    cells = (pair_diff[:, None] * len(values) + np.arange(len(values))).ravel()
+    holders = np.bincount(cells, weights=holds[pair_var].ravel(),
+                          minlength=len(differents) * len(values)
+                          ).astype(np.int64).reshape(len(differents), len(values))
     present = holders > 0
     permutation = present.sum(axis=1) <= scope_sizes
     is_primary = present & permutation[:, None]
@@ -312,43 +320,45 @@ def _declare_lowering(
     if not primary:
         primary = [("empty",)]  # a model without variables has one solution: {}
 
-    # Entries (option, item, colour) in blocks, sorted by option at the end.
+    # Entries of option k (variable x, value v), in order: ("var", x); ("val", x)
+    # coloured v, if x has one; ("diff", j, v) for each all-different j of x,
+    # in the order of the constraints, where that item exists. Each is put
+    # straight at its place in the entry arrays: no sort.
     n_assign = len(opt_var)
-    options = [np.arange(n_assign)]
-    items = [opt_var]
-    colours = [np.zeros(n_assign, dtype=np.int64)]
     colour_names: list[int] = []
     val_item = np.full(n, -1, dtype=np.int64)
     val_item[[var_of[x] for x in colour_vars]] = n_primary + np.arange(n_val)
-    with_val = np.flatnonzero(val_item[opt_var] >= 0)
-    if len(with_val):
+    has_val = val_item[opt_var] >= 0
+    if has_val.any():
         colour_names = value_list
-        options.append(with_val)
-        items.append(val_item[opt_var[with_val]])
-        colours.append(value_index[with_val] + 1)
-    # Each variable's all-differents, in the order of the constraints.
-    if len(pair_var):
-        order = np.argsort(pair_var, kind="stable")
-        pv, pd = pair_var[order], pair_diff[order]
-        # every option of each pair's variable
-        per = sizes[pv]
-        pair = np.repeat(np.arange(len(pv)), per)
-        k = offsets[pv][pair] + np.arange(int(per.sum())) - np.repeat(np.cumsum(per) - per, per)
-        item = diff_code[pd[pair], value_index[k]]
-        keep = item >= 0
-        options.append(k[keep])
-        items.append(item[keep])
-        colours.append(np.zeros(int(keep.sum()), dtype=np.int64))
-    option = np.concatenate(options)
-    # Within an option, the blocks above come in the order of its entries (a
-    # variable's pairs are in the order of its all-differents): a stable sort
-    # by option alone puts every entry in its place.
-    order = np.argsort(option, kind="stable")
-    entry_items = np.concatenate(items)[order]
-    entry_colours = np.concatenate(colours)[order]
-    counts = np.bincount(option, minlength=n_assign)
-    chosen_var, chosen_val = opt_var.tolist(), opt_val.tolist()
-    data: list[Any] = list(zip(map(names.__getitem__, chosen_var), chosen_val))
+    # The all-different entries, option by option: option k's t-th is its
+    # variable's t-th (variable, all-different) pair.
+    pair_d = pair_diff[np.argsort(pair_var, kind="stable")]  # grouped by variable
+    n_pairs = np.bincount(pair_var, minlength=n)
+    first_pair = np.cumsum(n_pairs) - n_pairs
+    per = n_pairs[opt_var]
+    # (int32 from here on: the entry arrays are the largest, and int32 is what is kept)
+    diff_option = np.repeat(np.arange(n_assign, dtype=np.int32), per)
+    # the pair of each entry: its variable's first pair, plus its rank in its option
+    pair = np.arange(len(diff_option), dtype=np.int32) + np.repeat(
+        (first_pair[opt_var] - (np.cumsum(per) - per)).astype(np.int32), per)
+    diff_item = diff_code[pair_d[pair], np.repeat(value_index, per)]
+    keep = diff_item >= 0
+    diff_option, diff_item = diff_option[keep], diff_item[keep]
+    counts = 1 + has_val + np.bincount(diff_option, minlength=n_assign)
+    first = np.cumsum(counts) - counts  # each option's first entry
+    entry_items = np.empty(int(counts.sum()), dtype=np.int32)
+    entry_colours = np.zeros(len(entry_items), dtype=np.int32)
+    entry_items[first] = opt_var
+    with_val = np.flatnonzero(has_val)
+    entry_items[first[with_val] + 1] = val_item[opt_var[with_val]]
+    entry_colours[first[with_val] + 1] = value_index[with_val] + 1
+    # Before the j-th kept diff entry: j others, and of the options up to its
+    # own, every "var" entry and every "val" entry.
+    lead = (np.arange(1, n_assign + 1) + np.cumsum(has_val)).astype(np.int32)  # by option
+    before = np.arange(len(diff_item), dtype=np.int32) + lead[diff_option]
+    entry_items[before] = diff_item
+    data: list[Any] = []  # the tables' payloads; the (variable, value) pairs' come first
     # The tables' options: one per allowed tuple, colouring the scope's values.
     colour_of = {v: i + 1 for i, v in enumerate(colour_names)}
     table_items: list[int] = []
@@ -369,13 +379,20 @@ def _declare_lowering(
         table_items, table_colours, table_counts = [0], [0], [1]
         data.append(None)  # not in the assignment: decode skips it
     indptr = np.concatenate([[0], np.cumsum(np.concatenate([counts, table_counts]))])
+    if table_items:
+        entry_items = np.concatenate([entry_items, np.asarray(table_items, dtype=np.int32)])
+        entry_colours = np.concatenate([entry_colours,
+                                        np.asarray(table_colours, dtype=np.int32)])
     xc = ExactCover.from_arrays(
-        primary, secondary, indptr.astype(np.int64),
-        np.concatenate([entry_items, np.asarray(table_items, dtype=np.int64)]),
-        np.concatenate([entry_colours, np.asarray(table_colours, dtype=np.int64)]),
-        colour_names=colour_names, data=data, name=m.name, check=False)  # valid as built
+        primary, secondary, indptr.astype(np.int64), entry_items, entry_colours,
+        colour_names=colour_names, name=m.name, check=False,  # valid as built
+        data=functools.partial(_payloads, names, opt_var, opt_val, data))
+    chosen: list[list[int]] = []  # each option's variable and value, made at the first decode
 
     def decode(solution: Sequence[int]) -> Assignment:
+        if not chosen:
+            chosen.extend((opt_var.tolist(), opt_val.tolist()))
+        chosen_var, chosen_val = chosen
         found: dict[Hashable, int] = {}
         for k in solution:
             if k < n_assign:
@@ -383,6 +400,14 @@ def _declare_lowering(
         return Assignment((x, found[x]) for x in names)
 
     return xc, decode
+
+
+def _payloads(names: list[Hashable], opt_var: np.ndarray, opt_val: np.ndarray,
+              tables: list[Any]) -> list[Any]:
+    """The payloads of a lowering's options: `(variable, value)` for option
+    k < len(opt_var), then the tables' `(constraint, tuple)`; made only when
+    read (a search does not read them)."""
+    return [*zip(map(names.__getitem__, opt_var.tolist()), opt_val.tolist()), *tables]
 
 
 def allowed_tuples(

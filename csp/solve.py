@@ -28,10 +28,9 @@ uses. Exchanging the items a and c of this `xc` (so options 0 and 1, and 2 and
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from csp import dispatch
-from csp import symmetry as sym
 from csp.backends.base import (
     Backend,
     Progress,
@@ -42,7 +41,9 @@ from csp.backends.base import (
 )
 from csp.errors import InputError
 from csp.result import Result
-from csp.symmetry import Group
+
+if TYPE_CHECKING:
+    from csp.symmetry import Group
 
 Problem = Any  # an ExactCover or a Model
 
@@ -70,6 +71,8 @@ def solutions(
     limit, time_limit, progress = _checked(limit, time_limit, progress)
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
+        from csp import symmetry as sym
+
         return sym.solutions(problem, group, backend, limit=limit, time_limit=time_limit,
                              progress=progress)
     plan = dispatch.prepare(problem, backend)
@@ -109,6 +112,8 @@ def count(
                          symmetry=symmetry).result()
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
+        from csp import symmetry as sym
+
         return sym.count(problem, group, backend, time_limit=time_limit, progress=progress)
     plan = dispatch.prepare(problem, backend)
     return plan.count(time_limit=_left(time_limit, started), progress=progress)
@@ -141,6 +146,10 @@ def _left(time_limit: float | None, started: float) -> float | None:
 
 def _group(problem: Problem, up_to_symmetry: bool | Group, symmetry: Group | None
            ) -> Group | None:
+    if up_to_symmetry is False:
+        return None  # the common case, without importing the symmetry package
+    from csp.symmetry import Group
+
     if isinstance(up_to_symmetry, Group):
         if symmetry is not None and symmetry is not up_to_symmetry:
             raise InputError("two symmetry groups given: up_to_symmetry= and symmetry=")

@@ -26,8 +26,8 @@ True
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 from csp.backends.base import Backend, validate
@@ -179,11 +179,18 @@ def default_for(problem: Any) -> str:
     # A portfolio (`race`) runs engines rather than being one: not a default.
     from csp.backends.base import PORTFOLIO
 
-    for name in known():
+    for name in _builtins_then_known():
         if native_form(name) == form and (backend := _load(name)) is not None \
                 and PORTFOLIO not in backend.capabilities:
             return name
     raise BackendUnavailable(f"no available backend is native to the {form} form")
+
+
+def _builtins_then_known() -> Iterator[str]:
+    """`known()` in its order (the built-ins lead it), the plug-ins read only
+    if the caller goes past the built-ins."""
+    yield from BUILTIN_NAMES
+    yield from known()
 
 
 def register(backend: Backend | type, *, replace: bool = False) -> Backend:
@@ -235,7 +242,10 @@ def reload() -> None:
 
 
 def _entry(name: str) -> Entry:
-    _read_plugins()
+    if name not in REGISTRY:
+        # Only a name not known yet needs the plug-ins: a run that names a
+        # built-in never reads every installed distribution's entry points.
+        _read_plugins()
     if name not in REGISTRY:
         raise BackendUnavailable(
             f"unknown backend {name!r}; the backends are: {', '.join(known())}"
@@ -250,6 +260,8 @@ def _read_plugins() -> None:
         return
     _plugins_read = True
     try:
+        from importlib import metadata
+
         points = metadata.entry_points(group=GROUP)
     except Exception as err:  # noqa: BLE001 - broken metadata must not break csp
         _broken["?"] = f"the installed packages' entry points could not be read: {err}"

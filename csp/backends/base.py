@@ -27,6 +27,10 @@ never a backend's name, decides what the rest of `csp` does with it:
   cover, fixed domains for a model), yielding a `Result` per puzzle (see
   `csp.family`);
 - `PORTFOLIO`: the backend runs other backends (see `csp.backends.engines`);
+- `SLICED`: its `solutions` returns a `SlicedSearch` (whose `count()` is the
+  backend's `count`): a search that runs in the calling thread, starts no
+  thread or process, and comes back to Python between short slices (so
+  `race` runs such a member in its own process);
 - a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
   model backend that takes that kind of constraint as it is. A constraint of
   another kind is decomposed (into a `Table`, or an all-different into `!=`
@@ -65,6 +69,9 @@ PORTFOLIO = "portfolio"
 """The backend runs other backends (`race`): no independent engine, so the
 defaults that want witnesses or fallbacks (`crosscheck`, `auto`, the
 backends a refusal names) leave it out (`csp.backends.engines`)."""
+SLICED = "sliced"
+"""The backend's searches are `SlicedSearch`es: in the calling thread, no
+thread or process of their own, back in Python between short slices."""
 CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
 """The kinds of constraint (`Constraint.kind`) a model backend may declare."""
 

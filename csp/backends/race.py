@@ -1,5 +1,6 @@
-"""The `race` backend: several backends on the same problem, in separate
-processes; the first complete answer wins and the others are stopped.
+"""The `race` backend: several backends on the same problem in parallel (one
+in this process, the others in processes of their own); the first complete
+answer wins and the others are stopped.
 
 Members: by default the problem's own compiled backend (`auto`: `dlx` for an
 exact cover, `bitmask` for a model) and `cpsat`; any list as `race:A+B+C`
@@ -24,17 +25,30 @@ What wins:
   whole enumeration, race its count.
 
 `stats.extra["winner"]` names the winner and `stats.extra["race"]` says what
-each member had done (status, solutions, nodes, time) when the race ended;
-`nodes` and `failures` are the winner's. A member that refuses the problem
+each member had done when the race ended (status: `NOT STARTED` for one
+never needed, `STOPPED` for a loser; solutions, nodes, time; `process`:
+"this one" or "its own"; `began`: seconds into the race; `cpu`: its
+process's CPU seconds, when it finished); `nodes` and `failures` are the
+winner's. A member that refuses the problem
 is left out before the start (`stats.extra["race_notes"]` says why); one that
 fails while running is noted and the others race on.
 
-Each member runs in a process of its own (the `forkserver` start method:
-started once, it has imported csp, and each member is forked from it, so a
-race costs milliseconds to start, not the seconds of a fresh interpreter).
-Members ignore Ctrl-C (the race stops them) and die with the fork server,
-which dies with this process; every member is ended and joined before a race
-returns, fails or is interrupted.
+Where members run: the first member whose backend is `SLICED` (`dlx`,
+`bitmask`, `sat`: searches that come back to Python between short slices)
+runs in this process, alone for `HEAD_START` seconds (a problem it settles
+in less never starts a process: on a batch of easy puzzles the race costs
+little more than that member alone), then interleaved with reading the
+others' news every `HOME_SLICE` seconds. Each other member runs in a process
+of its own, started by `fork` while this process runs no other Python
+thread: nothing is pickled, imported or loaded again, and a script needs no
+`if __name__ == "__main__":`. With another thread running, forking is not
+safe: members then come from a `forkserver` (started once; it imports csp
+and warms the members up, a few seconds), which imports the main script
+again, as `multiprocessing` does. Members ignore Ctrl-C (the race stops
+them) and die with this process; the losers are killed (SIGKILL) and reaped
+as soon as there is a winner, and every member is ended before a race
+returns, fails or is interrupted. `stats.extra["race_costs"]` says how the
+members were started and what starting and stopping them cost here.
 
 >>> import csp
 >>> from csp.testing import queens_cover
@@ -48,7 +62,10 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.connection
 import os
+import sys
+import threading
 import time
+import warnings
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
@@ -59,12 +76,14 @@ from csp.backends.base import (
     CONSTRAINT_KINDS,
     MULTIPLICITIES,
     PORTFOLIO,
+    SLICED,
     Progress,
     Search,
+    SlicedSearch,
     check_limit,
     check_time_limit,
 )
-from csp.errors import BackendUnavailable, InputError
+from csp.errors import BackendUnavailable, BadMember, InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.result import Result, Stats, Status
@@ -82,6 +101,20 @@ QUIET_SECONDS = 0.5
 BUFFER = 10_000
 """The largest `limit` raced to the end: each member may keep that many solutions."""
 
+HEAD_START = 0.05
+"""Seconds the member run in this process searches alone before the others
+are started (once it has run here before: `WARMED`): a problem it settles
+in less never pays for a process."""
+
+WARMED: set[str] = set()
+"""The members that have run a slice in this process: their kernels are
+loaded. Another member's first slice may load its kernels (a second or so,
+before any poll), so the others start at once instead of after a head start."""
+
+HOME_SLICE = 0.01
+"""Seconds of a slice of the member run in this process: between two slices
+it reads the others' news, so a winner elsewhere stops it this soon."""
+
 PRELOAD = ["csp.backends.warm"]
 """What the fork server imports once: the members warmed up (`csp.backends.warm`)."""
 
@@ -91,7 +124,13 @@ up (comma-separated): the members of the race that starts it."""
 
 
 def _context() -> Any:
+    """How members start: `fork` while this process runs no other Python
+    thread (a member then starts in milliseconds, with everything imported and
+    loaded here, and nothing sent or imported again); else the fork server
+    (forking a process whose other threads may hold locks is not safe)."""
     methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
     if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
@@ -104,12 +143,19 @@ def _figures(stats: Stats) -> dict[str, Any]:
             "time": round(stats.time, 6)}
 
 
+def _spent(stats: Stats) -> dict[str, Any]:
+    """A member's last figures, with the CPU seconds of its process (its
+    model's building included): the same as alone, unless it was not alone."""
+    return {**_figures(stats), "cpu": round(time.process_time(), 4)}
+
+
 def _member(backend: Any, target: Any, count_only: bool, limit: int | None,
             time_limit: float | None, conn: Any) -> None:
     """One member, in its own process: run and report through `conn`."""
     from csp.children import die_with_parent
 
     die_with_parent()
+    conn.send(("began", time.time()))
 
     def progress(stats: Stats) -> None:
         conn.send(("progress", _figures(stats)))
@@ -119,18 +165,24 @@ def _member(backend: Any, target: Any, count_only: bool, limit: int | None,
             result = backend.count(target, time_limit=time_limit, progress=progress)
             if not isinstance(result, Result):
                 raise TypeError(f"count returned a {type(result).__name__}, not a csp.Result")
-            conn.send(("done", result.status.value, _figures(result.stats)))
+            conn.send(("done", result.status.value, _spent(result.stats)))
         else:
             search = backend.solutions(target, limit=limit, time_limit=time_limit,
                                        progress=progress)
             for solution in search:
                 conn.send(("solution", solution, _figures(search.stats)))
             status = search.status or Status.COMPLETE
-            conn.send(("done", Status(status).value, _figures(search.stats)))
+            conn.send(("done", Status(status).value, _spent(search.stats)))
     except BaseException as err:  # noqa: BLE001 - every failure is reported to the race
         conn.send(("error", f"{type(err).__name__}: {err}"))
     finally:
         conn.close()
+
+
+class _Overtaken(BaseException):
+    """Raised in the progress callback of the member run in this process: the
+    race is decided elsewhere (or over), so its search stops here. A
+    BaseException, so that no `except Exception` on the way swallows it."""
 
 
 @dataclass
@@ -139,8 +191,12 @@ class _Runner:
 
     name: str
     plan: Any  # its dispatch.Plan: what it runs, and how its solutions map back
+    home: bool = False  # run in this process (a SLICED backend), not in one of its own
     process: Any = None
     conn: Any = None
+    search: Any = None  # the home member's search, while it runs
+    launched: bool = False  # its process was started
+    began: float | None = None  # seconds after the race's start that it began searching
     figures: dict[str, Any] = field(default_factory=dict)
     status: Status | None = None
     error: str | None = None
@@ -148,37 +204,53 @@ class _Runner:
 
     @property
     def running(self) -> bool:
-        return self.process is not None and self.status is None and self.error is None
+        """Searching, or (the home member) about to."""
+        started = self.process is not None or self.search is not None or (
+            self.home and self.began is None)
+        return started and self.status is None and self.error is None
 
     def report(self) -> dict[str, Any]:
         out = dict(self.figures)
         if self.error is not None:
             out["status"], out["error"] = "FAILED", self.error
+        elif self.status is not None:
+            out["status"] = self.status.value
         else:
-            out["status"] = self.status.value if self.status is not None else "STOPPED"
+            started = self.launched or self.began is not None
+            out["status"] = "STOPPED" if started else "NOT STARTED"
+        out["began"] = None if self.began is None else round(self.began, 4)
+        out["process"] = "this one" if self.home else "its own"
         return out
 
 
 def _stop(runners: list[_Runner]) -> None:
-    """End every member still running and wait for it (also the finaliser of
-    an abandoned race, so it touches only the runners)."""
+    """End every member still running: the home one's search is closed, the
+    others are killed (SIGKILL: nothing of theirs needs cleaning up), then
+    reaped, so that no process is left behind. Also the finaliser of an
+    abandoned race, so it touches only the runners."""
+    for runner in runners:
+        if runner.search is not None:
+            search, runner.search = runner.search, None
+            search.close()
+        if runner.process is not None and runner.process.is_alive():
+            runner.process.kill()  # every loser first, then the waits: they end together
     for runner in runners:
         process = runner.process
         if process is None:
             continue
-        if process.is_alive():
-            process.terminate()
-        process.join(2)
-        if process.is_alive():
-            process.kill()
-            process.join()
+        process.join()
         if runner.conn is not None:
             runner.conn.close()
         runner.process = None
 
 
 class RaceSearch(Search):
-    """A race, consumed as a search (or run to the end to count)."""
+    """A race, consumed as a search (or run to the end to count).
+
+    The first member whose backend is `SLICED` (the compiled ones, `sat`)
+    runs in this process: alone for `HEAD_START` seconds, then in slices of
+    `HOME_SLICE` seconds between which it reads the news of the others, each
+    started in a process of its own."""
 
     backend = "race"
 
@@ -193,7 +265,15 @@ class RaceSearch(Search):
         self.count_only = count_only
         self.winner: _Runner | None = None
         self.notes = notes
+        self._home = next((r for r in runners if SLICED in r.plan.backend.capabilities), None)
+        if self._home is not None:
+            self._home.home = True
+        self._launched = False
+        self._method: str | None = None  # how the other members were started
+        self._costs = {"start": 0.0, "stop": 0.0}  # seconds this process spent on them
+        self._stash: tuple[Any] | None = None  # a solution of another member, to hand out
         self._started: float | None = None
+        self._wall = 0.0  # time.time() at the start: members in other processes say when
         self._deadline: float | None = None
         self._last_progress = 0.0
         self._news = False
@@ -206,6 +286,7 @@ class RaceSearch(Search):
 
     def _start(self) -> None:
         self._started = time.perf_counter()
+        self._wall = time.time()
         if self.time_limit is not None:
             self._deadline = self._started + self.time_limit
         if self.limit == 0 and not self.count_only:
@@ -214,41 +295,66 @@ class RaceSearch(Search):
         if self.time_limit == 0:
             self._finish(Status.TIME_LIMIT)
             return
+        if self._home is None or self._home.name not in WARMED:
+            self._launch()
+
+    def _launch(self) -> None:
+        """Start the members that run in processes of their own."""
+        if self._launched:
+            return
+        self._launched = True
+        others = [r for r in self.runners if not r.home and r.error is None]
+        if not others:
+            return
+        began = time.perf_counter()
         context = _context()
+        self._method = context.get_start_method()
         # The fork server, if this race starts it, warms up these members only.
         before = os.environ.get(WARM)
         os.environ[WARM] = ",".join(runner.name for runner in self.runners)
         try:
-            self._launch(context)
+            with warnings.catch_warnings():
+                # Python 3.12+ warns of fork with any thread of the process, a
+                # library's idle pool included; _context forks only without
+                # another Python thread.
+                warnings.filterwarnings("ignore", "This process .* is multi-threaded",
+                                        DeprecationWarning)
+                for runner in others:
+                    self._start_member(context, runner)
         finally:
             if before is None:
                 del os.environ[WARM]
             else:
                 os.environ[WARM] = before
+        self._costs["start"] += time.perf_counter() - began
 
-    def _launch(self, context: Any) -> None:
-        for runner in self.runners:
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(
-                target=_member, name=f"csp-race-{runner.name}", daemon=True,
-                args=(runner.plan.backend, runner.plan.target, self.count_only, self.limit,
-                      self.time_limit, send))
-            try:
-                process.start()
-            except Exception as err:  # noqa: BLE001 - pickling the member or its problem
-                receive.close()
-                runner.error = f"it cannot be sent to a process: {type(err).__name__}: {err}"
-                self.notes.append(f"{runner.name} failed: {runner.error}")
-                continue
-            finally:
-                send.close()  # the member's end: EOF here once it is gone
-            runner.process, runner.conn = process, receive
+    def _start_member(self, context: Any, runner: _Runner) -> None:
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(
+            target=_member, name=f"csp-race-{runner.name}", daemon=True,
+            args=(runner.plan.backend, runner.plan.target, self.count_only, self.limit,
+                  self.time_limit, send))
+        try:
+            process.start()
+        except Exception as err:  # noqa: BLE001 - pickling the member or its problem
+            receive.close()
+            runner.error = f"it cannot be sent to a process: {type(err).__name__}: {err}"
+            self.notes.append(f"{runner.name} failed: {runner.error}")
+            return
+        finally:
+            send.close()  # the member's end: EOF here once it is gone
+        runner.process, runner.conn, runner.launched = process, receive, True
 
     def _finish(self, status: Status) -> None:
-        _stop(self.runners)
+        self._stop(self.runners)
         self._finalizer.detach()
         self.status = status
         self._measure()
+
+    def _stop(self, runners: list[_Runner]) -> None:
+        began = time.perf_counter()
+        _stop(runners)
+        self._costs["stop"] += time.perf_counter() - began
 
     def close(self) -> None:
         if self.status is None:
@@ -269,7 +375,7 @@ class RaceSearch(Search):
             self._end(Status.INTERRUPTED)
             solution = None
         except BaseException:
-            _stop(self.runners)
+            self._stop(self.runners)
             raise
         if self._pending is not None:
             return self._hand_out()
@@ -293,9 +399,18 @@ class RaceSearch(Search):
         return self.result()
 
     def _run(self) -> Any:
-        """Read the members until a solution to hand out (or None: the end)."""
+        """Run the home member, or read the others, until a solution to hand
+        out (or None: the end)."""
         while self.status is None and self._pending is None:
-            listening = [r for r in self.runners if r.running
+            home = self._home
+            if home is not None and home.running and self.winner in (None, home):
+                found = self._run_home(home)
+                if found is not None:
+                    return found[0]
+                continue
+            if not self._launched and not self._expired():
+                self._launch()
+            listening = [r for r in self.runners if r.conn is not None and r.running
                          and (self.winner is None or r is self.winner)]
             if not listening:
                 self._no_winner()
@@ -303,29 +418,117 @@ class RaceSearch(Search):
             wait = POLL
             if self._deadline is not None:
                 wait = max(0.0, min(wait, self._deadline - time.perf_counter()))
-            ready = multiprocessing.connection.wait([r.conn for r in listening], wait)
-            for runner in listening:
-                # Everything a ready member has sent, not one message per wait.
-                while runner.conn in ready:
-                    found = self._receive(runner)
-                    if found is not None:
-                        return found[0]
-                    if self.status is not None or self._pending is not None:
-                        return None
-                    if not runner.running or not runner.conn.poll():
-                        break
-            self._tick()
+            found = self._collect(listening, wait)
+            if found is not None:
+                return found[0]
+            if self.status is None and self._pending is None:
+                self._tick()
         return None
+
+    def _expired(self) -> bool:
+        return self._deadline is not None and time.perf_counter() >= self._deadline
+
+    def _collect(self, listening: list[_Runner], wait: float) -> tuple[Any] | None:
+        """Read the members that have news (waiting at most `wait` seconds for
+        one); a solution to hand out comes back in a 1-tuple."""
+        ready = multiprocessing.connection.wait([r.conn for r in listening], wait)
+        for runner in listening:
+            # Everything a ready member has sent, not one message per wait.
+            while runner.running and runner.conn in ready:
+                found = self._receive(runner)
+                if found is not None:
+                    return found
+                if self.status is not None or self._pending is not None:
+                    return None
+                if not runner.running or not runner.conn.poll():
+                    break
+        return None
+
+    def _run_home(self, runner: _Runner) -> tuple[Any] | None:
+        """Run the member of this process until it has a solution to hand
+        out, ends, or is overtaken (its progress callback, `_poll`, reads the
+        others)."""
+        search = runner.search
+        try:
+            if search is None:
+                runner.began = time.perf_counter() - (self._started or 0.0)
+                search = runner.search = runner.plan.backend.solutions(
+                    runner.plan.target, limit=None if self.count_only else self.limit,
+                    time_limit=self.time_limit, progress=self._poll)
+                if not isinstance(search, SlicedSearch):
+                    raise TypeError(f"it declares {SLICED!r} but its search is a "
+                                    f"{type(search).__name__}, not a SlicedSearch")
+                # Short slices, each followed by the callback: a winner
+                # elsewhere stops this search within HOME_SLICE.
+                search.SLICE_SECONDS, search.PROGRESS_SECONDS = HOME_SLICE, 0.0
+            if self.count_only:
+                search.count()
+            else:
+                for solution in search:
+                    runner.figures = _figures(search.stats)
+                    if self._buffered:
+                        runner.found.append(solution)
+                        continue
+                    self._crown(runner)
+                    self.stats.solutions += 1
+                    return (runner.plan.declared(solution),)
+        except _Overtaken as overtaken:
+            if search is not None:
+                search.close()
+            runner.search = None
+            if overtaken.args:
+                raise overtaken.args[0] from None
+            found, self._stash = self._stash, None
+            return found
+        except Exception as err:  # noqa: BLE001 - a member's failure is the race's news
+            runner.search = None
+            self._failed(runner, f"{type(err).__name__}: {err}")
+            return None
+        WARMED.add(runner.name)
+        runner.figures = _figures(search.stats)
+        if search.status is Status.INTERRUPTED:
+            # Its searches end so only by Ctrl-C (caught in its slices).
+            raise KeyboardInterrupt
+        self._done(runner, search.status or Status.COMPLETE)
+        return None
+
+    def _poll(self, stats: Stats) -> None:
+        """The home member's progress callback, between two of its slices:
+        start the others once its head start is over, read their news, report
+        progress; `_Overtaken` if that decided the race."""
+        home = self._home
+        assert home is not None and self._started is not None
+        WARMED.add(home.name)
+        home.figures = _figures(stats)
+        self._news = True
+        if self.winner is None:
+            if not self._launched and time.perf_counter() - self._started >= HEAD_START:
+                self._launch()
+            listening = [r for r in self.runners if r.conn is not None and r.running]
+            if listening:
+                found = self._collect(listening, 0.0)
+                if found is not None:
+                    self._stash = found
+                    raise _Overtaken
+        if self.status is None and self._pending is None and self.winner in (None, home):
+            try:
+                self._tick()
+            except Exception as err:  # the user's progress callback: not the member's failure
+                raise _Overtaken(err) from err
+        if self.status is not None or self._pending is not None or \
+                self.winner not in (None, home):
+            raise _Overtaken
 
     def _receive(self, runner: _Runner) -> tuple[Any] | None:
         """Take one message of `runner`; a solution to hand out comes back in a 1-tuple."""
         try:
             message = runner.conn.recv()
         except (EOFError, OSError):
-            code = runner.process.exitcode if runner.process is not None else None
-            message = ("error", f"its process ended without an answer (exit code {code})")
+            message = ("error", self._silent_end(runner))
         kind = message[0]
-        if kind == "progress":
+        if kind == "began":
+            runner.began = message[1] - self._wall
+        elif kind == "progress":
             runner.figures = message[1]
             self._news = True
         elif kind == "solution":
@@ -337,21 +540,44 @@ class RaceSearch(Search):
             self.stats.solutions += 1
             return (runner.plan.declared(message[1]),)
         elif kind == "done":
-            runner.status, runner.figures = Status(message[1]), message[2]
-            complete = runner.status is Status.COMPLETE or (
-                self._buffered and runner.status is Status.SOLUTION_LIMIT)
-            if self.winner is runner or complete:
-                self._crown(runner)
-                if self._buffered:
-                    self._pending, self._final = deque(runner.found), runner.status
-                else:
-                    self._finish(runner.status)
+            runner.figures = message[2]
+            self._done(runner, Status(message[1]))
         else:
-            runner.error = message[1]
-            self.notes.append(f"{runner.name} failed: {message[1]}")
-            if self.winner is runner:
-                self._finish(Status.INTERRUPTED)
+            self._failed(runner, message[1])
         return None
+
+    def _silent_end(self, runner: _Runner) -> str:
+        """Why `runner`'s process ended without a word: its exit code, and
+        the likely cause where a fresh process imports the main script."""
+        process = runner.process
+        if process is not None:
+            process.join(1)
+        code = process.exitcode if process is not None else None
+        why = f"its process ended without an answer (exit code {code})"
+        main = sys.modules.get("__main__")
+        if self._method != "fork" and getattr(main, "__file__", None):
+            why += (f" (this process runs threads, so the race started its members with "
+                    f"{self._method}, which imports the main script again: a script that "
+                    "races then needs `if __name__ == \"__main__\":`)")
+        return why
+
+    def _done(self, runner: _Runner, status: Status) -> None:
+        """`runner` has ended its search with `status`."""
+        runner.status = status
+        complete = status is Status.COMPLETE or (
+            self._buffered and status is Status.SOLUTION_LIMIT)
+        if self.winner is runner or complete:
+            self._crown(runner)
+            if self._buffered:
+                self._pending, self._final = deque(runner.found), status
+            else:
+                self._finish(status)
+
+    def _failed(self, runner: _Runner, error: str) -> None:
+        runner.error = error
+        self.notes.append(f"{runner.name} failed: {error}")
+        if self.winner is runner:
+            self._finish(Status.INTERRUPTED)
 
     def _end(self, status: Status) -> None:
         """Stopped before any member had a complete answer (time limit, Ctrl-C):
@@ -360,7 +586,7 @@ class RaceSearch(Search):
         best = max(self.runners, key=lambda r: len(r.found))
         if self._buffered and self.winner is None and best.found:
             self.winner = best
-            _stop(self.runners)
+            self._stop(self.runners)
             self._pending, self._final = deque(best.found), status
         else:
             self._finish(status)
@@ -369,7 +595,7 @@ class RaceSearch(Search):
         """`runner` has the first complete answer: the others stop now."""
         if self.winner is None:
             self.winner = runner
-            _stop([r for r in self.runners if r is not runner])
+            self._stop([r for r in self.runners if r is not runner])
 
     def _no_winner(self) -> None:
         """Every member ended without a complete answer."""
@@ -383,8 +609,8 @@ class RaceSearch(Search):
         now = time.perf_counter()
         if self._deadline is not None and now >= self._deadline:
             if self.progress is not None and not self._last_progress:
-                # The first race of a process starts the fork server, which may
-                # take the whole limit: progress is still reported once.
+                # A race that starts a fork server may spend the whole limit
+                # on it: progress is still reported once.
                 self._measure()
                 self.progress(self.stats)
             self._end(Status.TIME_LIMIT)
@@ -412,6 +638,8 @@ class RaceSearch(Search):
         if self.winner is not None:
             stats.extra["winner"] = self.winner.name
         stats.extra["race"] = {r.name: r.report() for r in self.runners}
+        stats.extra["race_costs"] = {"started_with": self._method,
+                                     **{k: round(v, 4) for k, v in self._costs.items()}}
         if self.notes:
             stats.extra["race_notes"] = list(self.notes)
 
@@ -434,17 +662,17 @@ class Race:
 
         names = [word.strip() for word in options.replace(",", "+").split("+") if word.strip()]
         if not names:
-            raise BackendUnavailable("race: name its members, as in race:dlx+cpsat; "
-                                     f"available: {', '.join(backends.engines())}")
+            raise BadMember("race: name its members, as in race:dlx+cpsat; "
+                            f"available: {', '.join(backends.engines())}")
         for word in names:
             try:
                 backend = backends.get(word)
             except BackendUnavailable as err:
-                raise BackendUnavailable(f"race: {err}; available: "
-                                         f"{', '.join(backends.engines())}") from None
+                raise BadMember(f"race: {err}; available: "
+                                f"{', '.join(backends.engines())}") from None
             if PORTFOLIO in backend.capabilities:
-                raise BackendUnavailable(f"race: {word!r} runs other backends itself and "
-                                         "cannot be a member")
+                raise BadMember(f"race: {word!r} runs other backends itself and "
+                                "cannot be a member")
         chosen = tuple(dict.fromkeys(backends.name_of(word) for word in names))
         spec = "race:" + "+".join(chosen)
         return type("Race", (Race,), {"name": spec, "members": chosen})()

@@ -54,6 +54,42 @@ def read_input(path: str) -> tuple[str, str]:
     return read_text_file(path), path
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser whose costly help texts are written only when its
+    help is shown: naming every backend reads the plug-ins' entry points, and
+    describing every puzzle kind imports them all; a run needs neither."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.later: list[Callable[[], None]] = []
+
+    def format_help(self) -> str:
+        while self.later:
+            self.later.pop(0)()
+        return super().format_help()
+
+
+def help_later(parser: argparse.ArgumentParser, fill: Callable[[], None]) -> None:
+    """Call `fill` (it sets help texts) when `parser` shows its help, or at
+    once if `parser` is a plain `ArgumentParser`."""
+    if isinstance(parser, CommandParser):
+        parser.later.append(fill)
+    else:
+        fill()
+
+
+def backends_help(parser: argparse.ArgumentParser, action: argparse.Action, text: str) -> None:
+    """The help of `action` is `text` with `{backends}` replaced by every known
+    backend's name, plug-ins included (read when the help is shown)."""
+    from csp import backends
+
+    def fill() -> None:
+        action.help = text.format(backends=", ".join(backends.known()))
+
+    action.help = text.format(backends=", ".join(backends.BUILTIN_NAMES))
+    help_later(parser, fill)
+
+
 def add_format_option(parser: argparse.ArgumentParser) -> None:
     """`--format` for a command that reads an exact cover (see `csp.coverfiles`)."""
     from csp.coverfiles import FORMATS
@@ -97,6 +133,12 @@ def backend_list(text: str | None) -> list[str] | None:
 def positive_int(text: str) -> int:
     """argparse type: an int >= 0."""
     return _at_least(text, 0)
+
+
+def solution_limit(text: str) -> int:
+    """argparse type of a search's `--limit`: a number of solutions >= 1 (a
+    limit of 0 would end every search before it starts)."""
+    return _at_least(text, 1)
 
 
 def _at_least(text: str, least: int) -> int:

@@ -22,7 +22,7 @@ import math
 import sys
 from pathlib import Path
 
-from csp import backends, problems, records
+from csp import problems, records
 from csp.collection import (
     DEFAULT_TIME_LIMIT,
     EXIT,
@@ -37,6 +37,7 @@ from csp.commands._common import (
     ProgressBar,
     add_format_option,
     backend_list,
+    backends_help,
     positive_int,
     read_input,
     seconds,
@@ -64,9 +65,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "puzzle in it")
     parser.add_argument("--form", help="with --kind: the declaration to use (exact-cover or "
                         "model; default: the kind's own)")
-    parser.add_argument("--backends", metavar="LIST",
-                        help=f"comma-separated, from: {', '.join(backends.known())} "
-                        "(default: every available one that takes the instance)")
+    backends_help(parser, parser.add_argument("--backends", metavar="LIST"),
+                  "comma-separated, from: {backends} "
+                  "(default: every available one that takes the instance)")
     parser.add_argument("--time-limit", type=seconds, metavar="S", default=DEFAULT_TIME_LIMIT,
                         help="stop each backend after S seconds on an instance; it is then "
                         f"inconclusive (default: {DEFAULT_TIME_LIMIT:g}; inf: no limit)")

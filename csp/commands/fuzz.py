@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import argparse
 
-from csp import backends
-from csp.commands._common import ProgressLine, backend_list, positive_int, seconds, worker_count
+from csp.commands._common import (
+    ProgressLine,
+    backend_list,
+    backends_help,
+    positive_int,
+    seconds,
+    worker_count,
+)
 from csp.fuzz import campaign
 from csp.fuzz.generate import FORMS
 
@@ -26,10 +32,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "a small instance and written (Knuth's format or a Python snippet) with the seed. "
         "Exit 0 if none, 1 if one was found, 2 on bad input.",
     )
-    parser.add_argument("--backends", metavar="LIST",
-                        help=f"comma-separated, from: {', '.join(backends.known())} "
-                        "(default: every available one, plug-ins included, but portfolios "
-                        "such as race)")
+    backends_help(parser, parser.add_argument("--backends", metavar="LIST"),
+                  "comma-separated, from: {backends} (default: every available one, "
+                  "plug-ins included, but portfolios such as race)")
     parser.add_argument("--seed", type=positive_int, metavar="N",
                         help="the campaign's seed (default: a random one, printed)")
     parser.add_argument("--instances", type=worker_count, metavar="N",

@@ -24,18 +24,20 @@ from pathlib import Path
 from typing import Any
 
 import csp
-from csp import backends, problems, symmetry
+from csp import backends, problems
 from csp.backends.base import Search
 from csp.commands._common import (
     ProgressBar,
     ProgressLine,
     add_parallel_options,
+    backends_help,
     exit_status,
+    help_later,
     limit_seconds,
     most_serious,
     parallel_count,
-    positive_int,
     read_input,
+    solution_limit,
     wants_parallel,
 )
 from csp.errors import InputError
@@ -45,31 +47,38 @@ from csp.solve import resolve_backend
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    kinds = "\n".join(f"  {kind:10} {text}" for kind, text in problems.describe().items())
     parser = sub.add_parser(
         "solve",
-        help=f"solve the puzzles of a file: {', '.join(problems.names())}",
+        help=f"solve the puzzles of a file: {', '.join(problems.BUILTIN)} "
+        "(and the plug-ins' kinds: csp list)",
         description="Solve every puzzle of FILE (- for standard input) and print the "
         "first solution of each in the puzzle's own format.",
-        epilog=f"puzzle kinds and their input formats:\n{kinds}\n\n"
-        "examples:\n  csp solve sudoku examples/sudoku.txt\n  csp solve queens 8 --count",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("kind", metavar="KIND",
-                        help=f"one of: {', '.join(problems.names())}")
+    kind = parser.add_argument("kind", metavar="KIND")
+
+    def fill() -> None:
+        # Describing every kind imports them all (and the plug-ins): for --help only.
+        kinds = "\n".join(f"  {name:10} {text}" for name, text in problems.describe().items())
+        parser.epilog = (f"puzzle kinds and their input formats:\n{kinds}\n\n"
+                         "examples:\n  csp solve sudoku examples/sudoku.txt\n"
+                         "  csp solve queens 8 --count")
+        kind.help = f"one of: {', '.join(problems.names())}"
+
+    help_later(parser, fill)
     parser.add_argument("file", metavar="FILE",
                         help="the input file, - for standard input (queens: or the size N)")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--count", action="store_true", help="print only the number of solutions")
     what.add_argument("--all", action="store_true",
                       help="print every solution, then the number of solutions")
-    parser.add_argument("--limit", type=positive_int, metavar="N",
+    parser.add_argument("--limit", type=solution_limit, metavar="N",
                         help="stop each puzzle after N solutions (implies --all)")
     parser.add_argument("--time-limit", type=limit_seconds, metavar="S",
                         help="stop each puzzle after S seconds (inf: no limit)")
-    parser.add_argument("--backend", default="auto",
-                        help=f"one of: auto, {', '.join(backends.known())} (default: auto, "
-                        "the compiled backend of the declared form)")
+    backends_help(parser, parser.add_argument("--backend", default="auto"),
+                  "one of: auto, {backends} (default: auto, the compiled backend of the "
+                  "declared form)")
     parser.add_argument("--form", help="the declaration to use (sudoku, lattice: exact-cover or "
                         "model; default: the named backend's native form, else the puzzle's "
                         "default)")
@@ -282,6 +291,8 @@ def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
     backend = resolve_backend(problem, args.backend)
     texts: list[str] = []
     group = _call(kind, "symmetry", item, problem) if up_to else None
+    if group is not None:
+        from csp import symmetry
     only_count = args.count or (group is not None and not everything)
     if only_count and args.limit is None and wants_parallel(args):
         result = parallel_count(problem, backend, args, progress)

@@ -12,16 +12,16 @@ import json
 import sys
 from typing import Any
 
-from csp import backends
 from csp.commands._common import (
     ProgressLine,
     add_format_option,
     add_parallel_options,
+    backends_help,
     exit_status,
     limit_seconds,
     parallel_count,
-    positive_int,
     read_cover_input,
+    solution_limit,
     wants_parallel,
 )
 from csp.errors import InputError
@@ -43,12 +43,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("file", help="the input file, or - for standard input")
     add_format_option(parser)
     parser.add_argument("--count", action="store_true", help="only count the solutions")
-    parser.add_argument("--limit", type=positive_int, metavar="N",
+    parser.add_argument("--limit", type=solution_limit, metavar="N",
                         help="stop after N solutions")
     parser.add_argument("--time-limit", type=limit_seconds, metavar="S",
                         help="stop after S seconds (inf: no limit)")
-    parser.add_argument("--backend", default="auto",
-                        help=f"one of: auto, {', '.join(backends.known())} (default: auto = dlx)")
+    backends_help(parser, parser.add_argument("--backend", default="auto"),
+                  "one of: auto, {backends} (default: auto = dlx)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_parallel_options(parser)
     parser.set_defaults(run=run)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Iterator
-from importlib import metadata
 from typing import Any, TypeVar
 
 from csp.errors import InputError
@@ -99,6 +98,8 @@ def _read_plugins() -> dict[str, Kind]:
         return _plugins
     _plugins = {}
     try:
+        from importlib import metadata  # here: a run on a built-in kind never reads them
+
         points = metadata.entry_points(group=GROUP)
     except Exception as err:  # noqa: BLE001 - broken metadata must not break csp
         _broken["?"] = f"the installed packages' entry points could not be read: {err}"

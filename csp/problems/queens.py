@@ -139,8 +139,10 @@ def symmetry(puzzle: Queens, problem: ExactCover | Model | None = None) -> Any:
 
 
 def _inline(argument: str) -> str | None:
-    """`csp solve queens 8`: the size on the command line."""
-    return argument if argument.isascii() and argument.isdigit() else None
+    """`csp solve queens 8`: the size on the command line (a sign too, so that
+    `-1` is refused as a size, not looked for as a file)."""
+    digits = argument[1:] if argument[:1] in "+-" else argument
+    return argument if digits.isascii() and digits.isdigit() else None
 
 
 KIND = Kind(name="queens", description=DESCRIPTION, parse=puzzles, declare=declare,

@@ -219,19 +219,17 @@ def _line(number: int, text: str, symbols: str | None, box: tuple[int, int] | No
     alphabet = symbols if symbols is not None else _infer_symbols(text, size)
     if len(alphabet) != size:
         raise InputError(f"{len(alphabet)} symbols {alphabet!r} for a {size}x{size} grid")
-    digit = {s: d for d, s in enumerate(alphabet, start=1)}
-    givens = []
-    for k, symbol in enumerate(text):
-        if symbol in digit:
-            givens.append(digit[symbol])
-        elif symbol in BLANKS:
-            givens.append(0)
-        else:
-            raise InputError(
-                f"unknown symbol {symbol!r} at position {k + 1} (row {k // size + 1}, "
-                f"column {k % size + 1}); the symbols are {alphabet!r} (see --symbols)",
-                token=symbol)
-    return Sudoku(size, _shape(size, box), tuple(givens), alphabet, "line", number)
+    # A symbol of the alphabet is its digit even where it could be a blank ('0' of 0-F).
+    digit = dict.fromkeys(BLANKS, 0) | {s: d for d, s in enumerate(alphabet, start=1)}
+    try:
+        givens = tuple(map(digit.__getitem__, text))  # one lookup per cell, in C
+    except KeyError:
+        k, symbol = next((k, s) for k, s in enumerate(text) if s not in digit)
+        raise InputError(
+            f"unknown symbol {symbol!r} at position {k + 1} (row {k // size + 1}, "
+            f"column {k % size + 1}); the symbols are {alphabet!r} (see --symbols)",
+            token=symbol) from None
+    return Sudoku(size, _shape(size, box), givens, alphabet, "line", number)
 
 
 def _infer_symbols(text: str, size: int) -> str:
@@ -375,8 +373,9 @@ def decode(puzzle: Sudoku, solution: Sequence[int] | Mapping[Any, int],
     if problem is None:
         problem = declare_exact_cover(puzzle)
     grid = [0] * (n * n)
+    data = problem.data
     for k in solution:
-        r, c, d = problem.data[k]
+        r, c, d = data[k]
         grid[r * n + c] = d
     return tuple(grid)
 
@@ -393,7 +392,7 @@ def format(puzzle: Sudoku, answer: Answer) -> str:  # noqa: A001 - the module's 
         width = len(str(n))
         return "\n".join(" ".join(str(answer[r * n + c]).rjust(width) for c in range(n))
                          for r in range(n))
-    return "".join(puzzle.symbols[d - 1] if d else "." for d in answer)
+    return "".join(map(("." + puzzle.symbols).__getitem__, answer))  # digit 0 is a blank
 
 
 def format_puzzle(puzzle: Sudoku) -> str:

@@ -30,9 +30,11 @@ from csp import ExactCover, InputError, Model, Result, Stats, Status, dispatch
 from csp.backends.base import (
     COLOURS,
     MULTIPLICITIES,
+    SLICED,
     SPLIT,
     Backend,
     Search,
+    SlicedSearch,
     Splitting,
     validate,
 )
@@ -404,3 +406,18 @@ def test_contract_split(csp_backend: str) -> None:
 
         group = queens.symmetry(queens.Queens(8), xc)
         assert csp.count(xc, csp_backend, up_to_symmetry=group).count == 12
+
+
+# -- searches in slices -------------------------------------------------------------------
+
+
+def test_contract_sliced(csp_backend: str) -> None:
+    # A SLICED backend's search runs in the caller's process (race's home
+    # member): a SlicedSearch, whose count is the backend's count.
+    backend: Any = _backend(csp_backend)
+    if SLICED not in backend.capabilities:
+        pytest.skip(f"{csp_backend} does not declare {SLICED!r}")
+    problem = queens_cover(6) if backend.native is ExactCover else queens_model(6)
+    search = backend.solutions(problem)
+    assert isinstance(search, SlicedSearch)
+    assert search.count().count == backend.count(problem).count == QUEENS[6]

@@ -28,7 +28,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from csp.backends.base import CONSTRAINT_KINDS, FAMILY, PAUSED, Progress, SlicedSearch
+from csp.backends.base import CONSTRAINT_KINDS, FAMILY, PAUSED, SLICED, Progress, SlicedSearch
 from csp.backends.bitmask import batch, kernel, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
 from csp.model import Assignment, Model
@@ -90,7 +90,7 @@ class BitmaskBackend:
     name: ClassVar[str] = "bitmask"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model,)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {FAMILY}
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {FAMILY, SLICED}
 
     WDEG: ClassVar[dict[str, int]] = {"off": kernel.WDEG_OFF, "ties": kernel.WDEG_TIES,
                                       "ratio": kernel.WDEG_RATIO}

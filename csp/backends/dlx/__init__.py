@@ -15,19 +15,47 @@ Knuth's SSXCC, see `cells_kernel`) and "links" (dancing links, as in DLX2, see
 
 from __future__ import annotations
 
-import time
 import weakref
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from csp.backends.base import COLOURS, FAMILY, MULTIPLICITIES, PAUSED, SPLIT, Progress, SlicedSearch
-from csp.backends.dlx import batch, cells, kernel
-from csp.backends.dlx.links import Links, build, sanity
+from csp.backends.base import (
+    COLOURS,
+    FAMILY,
+    MULTIPLICITIES,
+    PAUSED,
+    SLICED,
+    SPLIT,
+    Progress,
+    SlicedSearch,
+)
+from csp.backends.dlx import cells
 from csp.errors import InputError
 from csp.exactcover import ExactCover
-from csp.result import Result, Stats, Status
+from csp.result import Result, Stats
+
+if TYPE_CHECKING:
+    from csp.backends.dlx.links import Links
+
+# The dancing links (`links`, `kernel`, `batch`) are numba kernels, imported on
+# first use: importing numba and loading its cache cost a few tenths of a
+# second that a run on the cells engine need not pay.
+
+
+def build(problem: ExactCover) -> Links:
+    """The dancing links of `problem` (`links.build`)."""
+    from csp.backends.dlx.links import build
+
+    return build(problem)
+
+
+def sanity(links: Links) -> list[str]:
+    """The links' invariants (`links.sanity`); [] if sound."""
+    from csp.backends.dlx.links import sanity
+
+    return sanity(links)
 
 
 class DLXSearch(SlicedSearch):
@@ -36,11 +64,14 @@ class DLXSearch(SlicedSearch):
     backend = "dlx"
 
     def __init__(self, problem: ExactCover, links: Links | None = None, **limits) -> None:
+        from csp.backends.dlx import kernel
+
+        self.kernel = kernel  # the links kernel (numba), loaded with the first search
         super().__init__(**limits)
         self.problem = problem
         self.links = build(problem) if links is None else links
         self.x = np.zeros(self.links.n_primary + 1, dtype=np.int32)
-        self.state = kernel.new_state()
+        self.state = self.kernel.new_state()
 
     def choose(self, prefix: Sequence[int]) -> bool:
         """Fix options `prefix` (indices) before searching: the search then
@@ -48,30 +79,30 @@ class DLXSearch(SlicedSearch):
         they are not compatible (the search then finds nothing)."""
         for k in prefix:
             first = int(self.links.first_primary[k])
-            if not kernel.choose(self.links.flat, self.links.llink, self.links.rlink,
-                                 self.x, self.state, first):
-                self.state[kernel.PHASE] = kernel.PHASE_DONE
+            if not self.kernel.choose(self.links.flat, self.links.llink, self.links.rlink,
+                                      self.x, self.state, first):
+                self.state[self.kernel.PHASE] = self.kernel.PHASE_DONE
                 return False
         return True
 
     def split(self, depth: int) -> None:
         """Report the partial solutions at `depth` levels instead of solutions
         (solutions found above that depth are reported too)."""
-        self.state[kernel.MAX_DEPTH] = depth
+        self.state[self.kernel.MAX_DEPTH] = depth
 
     def _advance(self, count_only: bool, budget: int) -> int:
         links = self.links
-        return int(kernel.search(links.flat, links.llink, links.rlink, self.x, self.state,
-                                 count_only, budget))
+        return int(self.kernel.search(links.flat, links.llink, links.rlink, self.x,
+                                      self.state, count_only, budget))
 
     def _solution(self) -> tuple[int, ...]:
-        level = int(self.state[kernel.LEVEL])
+        level = int(self.state[self.kernel.LEVEL])
         return tuple(sorted(int(k) for k in self.links.option_of[self.x[:level]]))
 
     def _measure(self, stats: Stats) -> None:
-        stats.solutions = int(self.state[kernel.SOLUTIONS])
-        stats.nodes = int(self.state[kernel.NODES])
-        stats.updates = int(self.state[kernel.UPDATES])
+        stats.solutions = int(self.state[self.kernel.SOLUTIONS])
+        stats.nodes = int(self.state[self.kernel.NODES])
+        stats.updates = int(self.state[self.kernel.UPDATES])
 
     def sanity(self) -> list[str]:
         """The structure's invariants (see `links.sanity`); [] if sound."""
@@ -138,10 +169,12 @@ class DLXBackend:
     name: ClassVar[str] = "dlx"
     native: ClassVar[type] = ExactCover
     accepts: ClassVar[tuple[type, ...]] = (ExactCover,)
-    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES, FAMILY})
+    capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES, FAMILY,
+                                                        SLICED})
 
     ENGINES: ClassVar[dict[str, tuple[Any, Any]]] = {
         "cells": (cells.CellsSearch, cells.build),
+        "cells-numba": (cells.NumbaCellsSearch, cells.build),
         "links": (DLXSearch, build),
     }
     """Engine name -> (search class, structure builder)."""
@@ -194,32 +227,12 @@ class DLXBackend:
     def solve_many(self, problem: ExactCover, givens: Sequence[Sequence[int]], *,
                    count: bool = False, progress: Progress | None = None) -> Iterator[Result]:
         """Each puzzle `problem` + `givens[j]` (option indices forced), solved
-        in one compiled loop over the links built once: its first solution
-        (`count`: its number of solutions), in order."""
-        links = build(problem)
-        starts = np.zeros(len(givens) + 1, dtype=np.int64)
-        np.cumsum([len(g) for g in givens], out=starts[1:])
-        forced = np.fromiter((k for g in givens for k in g), dtype=np.int64, count=int(starts[-1]))
-        work = links.copy()
-        x = np.zeros(links.n_primary + 1, dtype=np.int32)
-        state = kernel.new_state()
-        where = np.zeros(batch.BATCH_SIZE, dtype=np.int64)
-        out = np.zeros((len(givens), batch.OUT_SIZE), dtype=np.int64)
-        found = np.full((len(givens), max(links.n_primary, 1)), -1, dtype=np.int64)
-        done = 0
-        clock = time.perf_counter()
-        while done < len(givens):
-            now = batch.solve_batch(work.flat, work.llink, work.rlink, links.flat, links.llink,
-                                    links.rlink, links.first_primary, links.option_of, starts,
-                                    forced, count, x, state, where, out, found, BATCH_BUDGET)
-            elapsed = time.perf_counter() - clock
-            for j in range(done, now):
-                yield _family_result(out[j], found[j], count, elapsed / max(now - done, 1))
-            done = now
-            clock = time.perf_counter()
-            if progress is not None:
-                progress(Stats(solutions=int(out[:done, batch.OUT_SOLUTIONS].sum()),
-                               nodes=int(out[:done, batch.OUT_NODES].sum())))
+        in one compiled loop over the structure built once (see `many`): its
+        first solution (`count`: its number of solutions), in order."""
+        from csp.backends.dlx import many
+
+        return many.solve_many(problem, givens, count=count, progress=progress,
+                               on_cells=self.engine == "cells")
 
     def __getstate__(self) -> dict[str, object]:
         # A weak reference does not travel to another process.
@@ -232,21 +245,6 @@ class DLXBackend:
             last = (weakref.ref(problem), problem.n_options, self._build(problem))
             self._last = last
         return last[2].copy()
-
-
-BATCH_BUDGET = 1 << 20
-"""Options tried per call of the family kernel: a few milliseconds, so that
-Ctrl-C and progress are served while a collection is solved."""
-
-
-def _family_result(out: np.ndarray, found: np.ndarray, count: bool, seconds: float) -> Result:
-    solutions = int(out[batch.OUT_SOLUTIONS])
-    stats = Stats(solutions=solutions, nodes=int(out[batch.OUT_NODES]),
-                  updates=int(out[batch.OUT_UPDATES]), time=seconds)
-    exhausted = int(out[batch.OUT_DONE]) == 1
-    solution = None if count or solutions == 0 else tuple(int(k) for k in found[found >= 0])
-    return Result(solutions, Status.COMPLETE if exhausted else Status.SOLUTION_LIMIT, stats,
-                  "dlx", solution)
 
 
 __all__ = ["DLXBackend", "DLXSearch", "MCCSearch", "PAUSED"]

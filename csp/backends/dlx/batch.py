@@ -15,16 +15,16 @@ from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.dlx import kernel
+from csp.backends.dlx.cells_slots import (  # the layout of the family loops' arrays
+    OUT_DONE,
+    OUT_NODES,
+    OUT_SIZE,
+    OUT_SOLUTIONS,
+    OUT_UPDATES,
+    PUZZLE,
+    STARTED,
+)
 from csp.backends.dlx.kernel import BASE, LEVEL, NODES, PHASE, PHASE_DONE, SOLUTIONS, UPDATES
-
-# Slots of the int64 `batch` array: where the loop is.
-PUZZLE = 0  # the puzzle being solved
-STARTED = 1  # 1 once its links are reset and its givens forced
-BATCH_SIZE = 2
-
-# Per puzzle, the columns of `out`.
-OUT_SOLUTIONS, OUT_NODES, OUT_UPDATES, OUT_DONE = 0, 1, 2, 3
-OUT_SIZE = 4
 
 
 @njit(cache=True)

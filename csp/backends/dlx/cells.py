@@ -15,18 +15,50 @@ then a spacer whose ITM is `-m`.
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit
 
-import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.base import SlicedSearch
-from csp.backends.dlx import cells_kernel as kernel
-from csp.backends.dlx.cells_kernel import CLR, ITM, LOC, OPT
+from csp.backends.dlx import cells_slots as slots
+from csp.backends.dlx.cells_slots import ITM, LOC, OPT
 from csp.exactcover import ExactCover
 from csp.result import Stats
+
+native: ModuleType | None
+try:  # the kernel in C, compiled by `pip install` (setup.py) where a C compiler is found
+    native = importlib.import_module("csp.backends.dlx._cells")
+except ImportError:  # none: the same kernel runs through numba
+    native = None
+
+NUMBA_VARIABLE = "CSP_DLX_NUMBA"
+"""Set to 1 in the environment to run the numba kernel even where the C one is built."""
+
+
+def kernel(numba: bool = False) -> Any:
+    """The module whose `search` and `choose` run the dancing cells: the C
+    extension when it is built (unless `numba` or CSP_DLX_NUMBA=1), else the
+    numba kernel `cells_kernel` (imported only then: importing numba and
+    loading its cache cost a few tenths of a second)."""
+    if native is not None and not numba and os.environ.get(NUMBA_VARIABLE) != "1":
+        return native
+    from csp.backends.dlx import cells_kernel
+
+    return cells_kernel
+
+
+def kernel_name(numba: bool = False) -> str:
+    """ "C" or "numba": which kernel `kernel(numba)` runs.
+
+    >>> kernel_name(numba=True)
+    'numba'
+    """
+    return "C" if kernel(numba) is native else "numba"
 
 
 @dataclass
@@ -50,55 +82,24 @@ class Cells:
                      self.n_items, self.n_primary)
 
 
-def build(xc: ExactCover) -> Cells:
+def build(xc: ExactCover, numba: bool = False) -> Cells:
     arrays = xc.arrays()
-    n_nodes = 1 + len(arrays["items"]) + xc.n_options
-    if 4 * n_nodes >= 2**31 or len(arrays["items"]) + 2 * xc.n_items + 3 >= 2**31:
+    n_entries, n_options, n_items = len(arrays["items"]), xc.n_options, xc.n_items
+    n_nodes = 1 + n_entries + n_options
+    if 4 * n_nodes >= 2**31 or n_entries + 2 * n_items + 3 >= 2**31:
         raise ValueError(f"{n_nodes:,} nodes: too large for 32-bit cells")
-    nd, sets, item, first_primary = _build(arrays["start"], arrays["items"], arrays["colours"],
-                                           xc.n_items, xc.n_primary)
-    return Cells(nd, sets, item, first_primary, xc.n_items, xc.n_primary)
-
-
-@njit(cache=True)
-def _build(start, items, colours, n_items, n_primary):
-    n_options = len(start) - 1
-    count = np.zeros(n_items, dtype=np.int64)
-    for j in range(len(items)):
-        count[items[j]] += 1
-    segment = np.empty(n_items, dtype=np.int32)
-    end = 1
-    for i in range(n_items):
-        segment[i] = end + 2
-        end += 2 + count[i]
-    sets = np.zeros(end, dtype=np.int32)
-    sets[0] = segment[n_primary] if n_primary < n_items else end + 2
-    item = np.empty(n_items, dtype=np.int32)
-    for i in range(n_items):
-        item[i] = segment[i]
-        sets[segment[i] - 2] = i
-    nd = np.zeros(4 * (1 + len(items) + n_options), dtype=np.int32)
-    nd[OPT] = -1
-    first_primary = np.full(n_options, -1, dtype=np.int32)
-    q = 1
-    for k in range(n_options):
-        first = q
-        for j in range(start[k], start[k + 1]):
-            x = segment[items[j]]
-            size = sets[x - 1]
-            sets[x + size] = q
-            sets[x - 1] = size + 1
-            nd[4 * q + ITM] = x
-            nd[4 * q + LOC] = x + size
-            nd[4 * q + CLR] = colours[j]
-            nd[4 * q + OPT] = k
-            if items[j] < n_primary and first_primary[k] < 0:
-                first_primary[k] = q
-            q += 1
-        nd[4 * q + ITM] = first - q
-        nd[4 * q + OPT] = -1
-        q += 1
-    return nd, sets, item, first_primary
+    run = kernel(numba)
+    if run is native:
+        nd = np.zeros(4 * n_nodes, dtype=np.int32)
+        sets = np.zeros(1 + 2 * n_items + n_entries, dtype=np.int32)
+        item = np.zeros(n_items, dtype=np.int32)
+        first_primary = np.zeros(n_options, dtype=np.int32)
+        native.build(arrays["start"], arrays["items"], arrays["colours"], xc.n_primary,
+                     nd, sets, item, first_primary)
+    else:
+        nd, sets, item, first_primary = run.build(arrays["start"], arrays["items"],
+                                                  arrays["colours"], n_items, xc.n_primary)
+    return Cells(nd, sets, item, first_primary, n_items, xc.n_primary)
 
 
 def sanity(cells: Cells) -> list[str]:
@@ -127,21 +128,25 @@ def sanity(cells: Cells) -> list[str]:
 
 
 class CellsSearch(SlicedSearch):
-    """One run of the dancing-cells kernel over its own copy of the structure."""
+    """One run of the dancing-cells kernel over its own copy of the structure:
+    the C kernel where it is built, else numba's (see `kernel`)."""
 
     backend = "dlx"
+    numba: ClassVar[bool] = False
+    """Run the numba kernel even where the C one is built."""
 
     def __init__(self, problem: ExactCover, cells: Cells | None = None, **limits) -> None:
         super().__init__(**limits)
         self.problem = problem
-        self.cells = build(problem) if cells is None else cells
+        self.kernel = kernel(self.numba)
+        self.cells = build(problem, self.numba) if cells is None else cells
         n_primary, n_items = self.cells.n_primary, self.cells.n_items
         self.choice = np.zeros(n_primary + 1, dtype=np.int32)  # a level covers a primary item
         self.saved = np.zeros(n_primary + 2, dtype=np.int32)
         self.saved_ap = np.zeros(n_primary + 2, dtype=np.int32)
         self.force = np.zeros(n_primary + 1, dtype=np.int32)
         self.stack = np.zeros(2 * max(256, 4 * n_items), dtype=np.int32)  # grows on demand
-        self.state = kernel.new_state(n_primary, n_items)
+        self.state = slots.new_state(n_primary, n_items)
 
     def choose(self, prefix: Sequence[int]) -> bool:
         """Fix options `prefix` (indices) before searching: the search then
@@ -149,36 +154,44 @@ class CellsSearch(SlicedSearch):
         they are not compatible (the search then finds nothing)."""
         cells = self.cells
         for k in prefix:
-            if not kernel.choose(cells.nd, cells.sets, cells.item, self.choice, self.saved,
-                                 self.force, self.state, int(cells.first_primary[k])):
-                self.state[kernel.PHASE] = kernel.PHASE_DONE
+            if not self.kernel.choose(cells.nd, cells.sets, cells.item, self.choice, self.saved,
+                                      self.force, self.state, int(cells.first_primary[k])):
+                self.state[slots.PHASE] = slots.PHASE_DONE
                 return False
         return True
 
     def split(self, depth: int) -> None:
         """Report the partial solutions at `depth` levels instead of solutions
         (solutions found above that depth are reported too)."""
-        self.state[kernel.MAX_DEPTH] = depth
+        self.state[slots.MAX_DEPTH] = depth
 
     def _advance(self, count_only: bool, budget: int) -> int:
         cells = self.cells
         while True:
-            event = int(kernel.search(cells.nd, cells.sets, cells.item, self.choice, self.saved,
-                                      self.saved_ap, self.stack, self.force, self.state,
-                                      count_only, budget))
-            if event != kernel.GROW:
+            event = int(self.kernel.search(cells.nd, cells.sets, cells.item, self.choice,
+                                           self.saved, self.saved_ap, self.stack, self.force,
+                                           self.state, count_only, budget))
+            if event != slots.GROW:
                 return event
             self.stack = np.concatenate([self.stack, np.zeros_like(self.stack)])
 
     def _solution(self) -> tuple[int, ...]:
-        level = int(self.state[kernel.LEVEL])
+        level = int(self.state[slots.LEVEL])
         return tuple(sorted(int(k) for k in self.cells.option_of[self.choice[:level]]))
 
     def _measure(self, stats: Stats) -> None:
-        stats.solutions = int(self.state[kernel.SOLUTIONS])
-        stats.nodes = int(self.state[kernel.NODES])
-        stats.updates = int(self.state[kernel.UPDATES])
+        stats.solutions = int(self.state[slots.SOLUTIONS])
+        stats.nodes = int(self.state[slots.NODES])
+        stats.updates = int(self.state[slots.UPDATES])
+        stats.extra["kernel"] = "C" if self.kernel is native else "numba"
 
     def sanity(self) -> list[str]:
         """The structure's invariants (see `sanity`); [] if sound."""
         return sanity(self.cells)
+
+
+class NumbaCellsSearch(CellsSearch):
+    """The dancing cells on the numba kernel, wherever the C one is built
+    (engine "cells-numba": to compare the two, or to rule the C one out)."""
+
+    numba = True

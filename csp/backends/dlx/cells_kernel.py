@@ -33,29 +33,32 @@ import numpy as np
 from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
-from csp.backends.dlx.kernel import EXHAUSTED, FOUND, PAUSED, _u
-
-ITM, LOC, CLR, OPT = 0, 1, 2, 3
-
-# Slots of the int64 `state` array. The first seven are those of `kernel`.
-LEVEL = 0  # current level
-PHASE = 1  # where to resume: one of the PHASE_* values
-SOLUTIONS = 2  # solutions found so far
-NODES = 3  # levels entered (Knuth's count)
-UPDATES = 4  # options hidden from a set plus items made inactive (Knuth's count)
-BASE = 5  # the search ends when it backtracks to this level (a subproblem's depth)
-MAX_DEPTH = 6  # report a leaf at this level (for splitting the tree); -1 = none
-ACTIVE_P = 7  # end of the active primary items in `item`
-ACTIVE_S = 8  # end of the active secondary items in `item`
-FORCED = 9  # entries on the `force` stack
-STATE_SIZE = 10
-
-PHASE_START = 0  # enter level `LEVEL`
-PHASE_AFTER_LEAF = 1  # a solution was reported: leave its level
-PHASE_DONE = 3  # the search space is exhausted (3 as in `kernel`)
-
-GROW = 3
-"""Event: the stack of saved sizes is full; grow it and call again."""
+from csp.backends.dlx.cells_slots import (  # noqa: F401  (the names of the kernel's API)
+    ACTIVE_P,
+    ACTIVE_S,
+    BASE,
+    CLR,
+    EXHAUSTED,
+    FORCED,
+    FOUND,
+    GROW,
+    ITM,
+    LEVEL,
+    LOC,
+    MAX_DEPTH,
+    NODES,
+    OPT,
+    PAUSED,
+    PHASE,
+    PHASE_AFTER_LEAF,
+    PHASE_DONE,
+    PHASE_START,
+    SOLUTIONS,
+    STATE_SIZE,
+    UPDATES,
+    new_state,
+)
+from csp.backends.dlx.kernel import _u
 
 _FORWARD, _ADVANCE, _BACKUP, _ABORT = 0, 1, 2, 3
 
@@ -363,9 +366,43 @@ def choose(nd, sets, item, choice, saved, force, state, first):
     return ok
 
 
-def new_state(n_primary: int, n_items: int) -> np.ndarray:
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    state[MAX_DEPTH] = -1
-    state[ACTIVE_P] = n_primary
-    state[ACTIVE_S] = n_items
-    return state
+@njit(cache=True)
+def build(start, items, colours, n_items, n_primary):
+    """The arrays nd, sets, item, first_primary of the structure (see `cells`)."""
+    n_options = len(start) - 1
+    count = np.zeros(n_items, dtype=np.int64)
+    for j in range(len(items)):
+        count[items[j]] += 1
+    segment = np.empty(n_items, dtype=np.int32)
+    end = 1
+    for i in range(n_items):
+        segment[i] = end + 2
+        end += 2 + count[i]
+    sets = np.zeros(end, dtype=np.int32)
+    sets[0] = segment[n_primary] if n_primary < n_items else end + 2
+    item = np.empty(n_items, dtype=np.int32)
+    for i in range(n_items):
+        item[i] = segment[i]
+        sets[segment[i] - 2] = i
+    nd = np.zeros(4 * (1 + len(items) + n_options), dtype=np.int32)
+    nd[OPT] = -1
+    first_primary = np.full(n_options, -1, dtype=np.int32)
+    q = 1
+    for k in range(n_options):
+        first = q
+        for j in range(start[k], start[k + 1]):
+            x = segment[items[j]]
+            size = sets[x - 1]
+            sets[x + size] = q
+            sets[x - 1] = size + 1
+            nd[4 * q + ITM] = x
+            nd[4 * q + LOC] = x + size
+            nd[4 * q + CLR] = colours[j]
+            nd[4 * q + OPT] = k
+            if items[j] < n_primary and first_primary[k] < 0:
+                first_primary[k] = q
+            q += 1
+        nd[4 * q + ITM] = first - q
+        nd[4 * q + OPT] = -1
+        q += 1
+    return nd, sets, item, first_primary

@@ -42,6 +42,7 @@ from csp.backends.base import (
     EXHAUSTED,
     FOUND,
     PAUSED,
+    SLICED,
     Progress,
     SlicedSearch,
 )
@@ -141,7 +142,7 @@ class SATBackend:
     name: ClassVar[str] = "sat"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS}
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS, SLICED}
 
     def refuses(self, problem: ExactCover | Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a model
