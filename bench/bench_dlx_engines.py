@@ -32,8 +32,6 @@ answer, or if the two cells kernels' node counts differ (they run one search).
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 import time
@@ -45,7 +43,7 @@ from typing import Any
 import csp
 from csp import dispatch
 from csp.backends.dlx import DLXBackend
-from csp.bench import instances
+from csp.bench import instances, runner
 from csp.exactcover import ExactCover
 from csp.result import Status
 
@@ -130,11 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     backends = {engine: DLXBackend(engine) for engine in ENGINES}
     warm_up(backends)
     given = " ".join(argv if argv is not None else sys.argv[1:])
+    where = runner.machine()
+    load = " ".join(f"{x:.2f}" for x in where["loadavg"] or [])
     lines = [
         f"command: `python bench/bench_dlx_engines.py{' ' + given if given else ''}`",
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}; load average at start "
-        f"{os.getloadavg()[0]:.2f}; CPU seconds, median of {args.repeat}",
+        f"machine: {where['cpu']}, {where['nproc']} cores, Python {where['python']}, "
+        f"numba {where['numba']}; load average at start {load}; "
+        f"CPU seconds, median of {args.repeat}",
         "",
         "| instance | puzzles | count | links s | cells-numba s | cells (C) s | cells/links "
         "| cells/cells-numba | links nodes | cells nodes |",

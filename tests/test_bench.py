@@ -289,3 +289,20 @@ def test_bench_cells_checks_both_engines_counts(tmp_path, shared_data) -> None:
     assert _script("bench_cells").main(["--repeat", "1", "--out", str(out), "queens-8"]) == 0
     [row] = [line for line in out.read_text().splitlines() if line.startswith("| queens-8")]
     assert row.split(" | ")[1] == "92"
+
+
+def test_bench_dlx_engines_runs_the_three_engines_and_lowers_csps(tmp_path, shared_data) -> None:
+    out = tmp_path / "engines.md"
+    names = ["queens-8", "kakuro-upto100cells"]
+    assert _script("bench_dlx_engines").main(["--repeat", "1", "--out", str(out), *names]) == 0
+    rows = {line.split(" | ")[0][2:]: line.split(" | ")
+            for line in out.read_text().splitlines() if line.startswith("| ")}
+    assert rows["queens-8"][2] == "92" and rows["kakuro-upto100cells"][1] == "8"
+    assert rows["queens-8"][-1] == "947 |"  # SSXCC's nodes on the cells engines
+
+
+def test_bench_dlx_engines_exits_1_on_a_wrong_count(monkeypatch, shared_data) -> None:
+    script = _script("bench_dlx_engines")
+    wrong = replace(instances.get("queens-6"), expected=(5,))
+    monkeypatch.setattr(script.instances, "get", lambda name: wrong)
+    assert script.main(["--repeat", "1", "queens-6"]) == 1
