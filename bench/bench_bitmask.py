@@ -53,6 +53,7 @@ VARIANTS: dict[str, dict] = {
     "bitmask-no-places": {"places": False},
     "bitmask-no-restarts": {"restarts": 0},
     "bitmask-no-defer": {"defer": False},
+    "bitmask-no-counts": {"counts": False},
 }
 """`bitmask` with one technique switched from its default (see BitmaskBackend)."""
 SETS = ("top95", "top1465", "17-clue", "16x16", "kakuro", "25x25", "36x36")
