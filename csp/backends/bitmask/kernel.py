@@ -543,7 +543,9 @@ def _locked(p, s, c):
 
     The places of each value in A are gathered in one pass over A (the masks
     transposed); the overlaps that hold all of a value's places are then the
-    intersection of the overlaps of each place, usually settled at the second."""
+    intersection of the overlaps of each place, usually settled at the second.
+    With counted places, a claim B has no place of outside the overlap (one
+    applied on an earlier run: claims last down the tree) skips B's scan."""
     a, b = p.cstart[c], p.cstart[c + 1]
     k0, k1 = p.lc_start[c], p.lc_start[c + 1]
     if k0 == k1:
@@ -568,6 +570,7 @@ def _locked(p, s, c):
             m &= m - 1
     if popcount(values) != b - a:
         return True  # a value may go unused: no value is bound to be placed in A
+    counted = s.st[OPT_COUNTS] != COUNTS_OFF
     wide = k1 - k0 > 63  # too many overlaps for one mask: test each
     if not wide:
         for i in range(b - a):
@@ -604,9 +607,19 @@ def _locked(p, s, c):
                     claim |= 1 << val
         else:
             claim = w[W_PREV + k - k0]
+        other = p.lc_other[k]
+        if counted and claim != 0:
+            # A claim found on an earlier run has usually been applied: B's
+            # places of the value are then A's (all in the overlap), nothing to remove.
+            rest = claim
+            base = other << 6
+            while rest != 0:
+                val = lowest(rest)
+                rest &= rest - 1
+                if s.places[base + val] <= popcount(w[W_OWNER + val]):
+                    claim &= ~(1 << val)
         if claim == 0:
             continue
-        other = p.lc_other[k]
         in_b = p.lc_in_b[k]
         ob = p.cstart[other]
         for e in range(ob, p.cstart[other + 1]):
