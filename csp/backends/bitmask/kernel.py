@@ -509,13 +509,18 @@ def _matching(p, s, c):
             r |= 1 << w[W_OWNER + lowest(m)]
             m &= m - 1
         w[W_REACH + i] = r
-    for z in range(n):  # transitive closure (Warshall)
-        rz = w[W_REACH + z]
-        if rz == 0:
-            continue
-        for i in range(n):
-            if (w[W_REACH + i] >> z) & 1:
-                w[W_REACH + i] |= rz
+    if n < 63:
+        closure = W_QUEUE
+        _components(w, n)
+    else:  # the sign bit would be an entry's: close the graph in place (Warshall)
+        closure = W_REACH
+        for z in range(n):
+            rz = w[W_REACH + z]
+            if rz == 0:
+                continue
+            for i in range(n):
+                if (w[W_REACH + i] >> z) & 1:
+                    w[W_REACH + i] |= rz
     for i in range(n):
         x = w[W_OPEN + i]
         m = w[W_DOM + i]
@@ -524,7 +529,7 @@ def _matching(p, s, c):
         while rest != 0:
             bit = rest & -rest
             rest ^= bit
-            ry = w[W_REACH + w[W_OWNER + lowest(bit)]]
+            ry = w[closure + w[W_OWNER + lowest(bit)]]
             if (ry >> i) & 1 or ry < 0:  # a cycle back to i, or a free value
                 keep |= bit
         if keep != m:
@@ -533,6 +538,59 @@ def _matching(p, s, c):
             if not _narrow(p, s, v, _from_common(p, e, v, keep)):
                 return False
     return True
+
+
+@_jit
+def _components(w, n):
+    """From the one-step reach of the n < 63 open entries (W_REACH; sign bit:
+    a free value), per entry in W_QUEUE: its strongly connected component (the
+    entries it reaches and that reach it), with the sign bit if it reaches a
+    free value. One forward and one backward search per component, over bit
+    masks: for an edge i -> y, y reaches i iff i is in y's component, so this
+    answers what the transitive closure did, in about O(n) steps, not n * n."""
+    for i in range(n):
+        w[W_PREV + i] = 0
+    reach_free = 0
+    for i in range(n):  # predecessors
+        r = w[W_REACH + i]
+        if r < 0:
+            reach_free |= 1 << i
+        r &= ~SIGN_BIT
+        while r != 0:
+            w[W_PREV + lowest(r)] |= 1 << i
+            r &= r - 1
+    todo = reach_free
+    while todo != 0:  # everything that reaches a free value
+        u = lowest(todo)
+        todo &= todo - 1
+        new = w[W_PREV + u] & ~reach_free
+        reach_free |= new
+        todo |= new
+    remaining = (1 << n) - 1
+    while remaining != 0:
+        r = remaining & -remaining
+        forward = r
+        todo = r
+        while todo != 0:
+            u = lowest(todo)
+            todo &= todo - 1
+            new = w[W_REACH + u] & remaining & ~forward
+            forward |= new
+            todo |= new
+        backward = r
+        todo = r
+        while todo != 0:
+            u = lowest(todo)
+            todo &= todo - 1
+            new = w[W_PREV + u] & forward & ~backward
+            backward |= new
+            todo |= new
+        remaining &= ~backward
+        members = backward
+        while members != 0:
+            u = lowest(members)
+            w[W_QUEUE + u] = backward | (SIGN_BIT if (reach_free >> u) & 1 else 0)
+            members &= members - 1
 
 
 @_jit(inline="always")
