@@ -18,6 +18,9 @@ the hard sudokus (25x25, 36x36) timed one by one against CP-SAT:
     python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-restarts cpsat
     python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-defer
         bitmask-no-restarts cpsat --hard-limit 120
+    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-counts cpsat
+        --hard-limit 120
+    python bench/bench_bitmask.py --backends bitmask bitmask-no-counts cpsat
     python bench/bench_bitmask.py --backends bitmask bitmask-no-restarts bitmask-no-matching
         bitmask-no-locked bitmask-no-probe bitmask-wdeg-off bitmask-no-places cpsat dlx
     python bench/bench_bitmask.py --sets 25x25 36x36 --puzzles puzzel1 --backends bitmask
