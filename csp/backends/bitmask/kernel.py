@@ -540,6 +540,21 @@ def _matching(p, s, c):
     return True
 
 
+@_jit(inline="always")
+def _reached(w, block, start, within):
+    """The entries reached from the set `start` along the steps w[block + u]
+    (u -> the set of its successors), staying `within` a set."""
+    seen = start
+    todo = start
+    while todo != 0:
+        u = lowest(todo)
+        todo &= todo - 1
+        new = w[block + u] & within & ~seen
+        seen |= new
+        todo |= new
+    return seen
+
+
 @_jit
 def _components(w, n):
     """From the one-step reach of the n < 63 open entries (W_REACH; sign bit:
@@ -559,32 +574,12 @@ def _components(w, n):
         while r != 0:
             w[W_PREV + lowest(r)] |= 1 << i
             r &= r - 1
-    todo = reach_free
-    while todo != 0:  # everything that reaches a free value
-        u = lowest(todo)
-        todo &= todo - 1
-        new = w[W_PREV + u] & ~reach_free
-        reach_free |= new
-        todo |= new
+    reach_free = _reached(w, W_PREV, reach_free, -1)  # all that reach a free value
     remaining = (1 << n) - 1
     while remaining != 0:
         r = remaining & -remaining
-        forward = r
-        todo = r
-        while todo != 0:
-            u = lowest(todo)
-            todo &= todo - 1
-            new = w[W_REACH + u] & remaining & ~forward
-            forward |= new
-            todo |= new
-        backward = r
-        todo = r
-        while todo != 0:
-            u = lowest(todo)
-            todo &= todo - 1
-            new = w[W_PREV + u] & forward & ~backward
-            backward |= new
-            todo |= new
+        forward = _reached(w, W_REACH, r, remaining)
+        backward = _reached(w, W_PREV, r, forward)
         remaining &= ~backward
         members = backward
         while members != 0:
