@@ -18,6 +18,9 @@ the hard sudokus (25x25, 36x36) timed one by one against CP-SAT:
     python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-restarts cpsat
     python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-defer
         bitmask-no-restarts cpsat --hard-limit 120
+    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-counts cpsat
+        --hard-limit 120
+    python bench/bench_bitmask.py --backends bitmask bitmask-no-counts cpsat
     python bench/bench_bitmask.py --backends bitmask bitmask-no-restarts bitmask-no-matching
         bitmask-no-locked bitmask-no-probe bitmask-wdeg-off bitmask-no-places cpsat dlx
     python bench/bench_bitmask.py --sets 25x25 36x36 --puzzles puzzel1 --backends bitmask
@@ -53,6 +56,7 @@ VARIANTS: dict[str, dict] = {
     "bitmask-no-places": {"places": False},
     "bitmask-no-restarts": {"restarts": 0},
     "bitmask-no-defer": {"defer": False},
+    "bitmask-no-counts": {"counts": False},
 }
 """`bitmask` with one technique switched from its default (see BitmaskBackend)."""
 SETS = ("top95", "top1465", "17-clue", "16x16", "kakuro", "25x25", "36x36")

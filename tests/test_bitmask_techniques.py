@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,6 +31,9 @@ VARIANTS = {
     "wdeg-ratio": {"wdeg": "ratio"},
     "no-places": {"places": False},
     "no-defer": {"defer": False},
+    "no-counts": {"counts": False},
+    # Counted places and no strong reasoning: a narrowing that leaves no single wakes nothing.
+    "singles-only": {"matching": False, "locked": False},
     # A restart after the first failure, then after 2, 4, 7, ... more: many
     # restarts, between and around solutions.
     "restarts-1": {"restarts": 1},
@@ -106,26 +110,66 @@ def test_36x36_with_restarts(shared_data: Path) -> None:
     assert search.stats.extra["restarts"] > 0
 
 
+def _large_sudoku(shared_data: Path, name: str) -> tuple[dict, sudoku.Sudoku, Model]:
+    """The entry of sudoku_large.json whose name ends with `name`, parsed and declared."""
+    entries = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
+    entry = next(e for e in entries if e["name"].endswith(name))
+    [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
+    return entry, puzzle, sudoku.declare(puzzle, form="model")
+
+
+def _root(backend: BitmaskBackend, model: Model) -> kernel.State:
+    """The state of `backend` on `model` once the root is propagated (no probing)."""
+    search = backend.solutions(model)
+    kernel.search(search.arrays, search.state, True, 0)  # propagates the root, then pauses
+    return search.state
+
+
 def test_deferred_strong_reasoning_settles_the_same_root(shared_data: Path) -> None:
     # Matching and intersections after the singles' fixpoint, or after each
     # constraint's singles: one fixpoint, so the same root domains and the
     # same answer, with fewer runs of the strong reasoning.
-    entries = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
-    entry = next(e for e in entries if e["name"].endswith("TestData25-minimal2"))
-    [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
-    model = sudoku.declare(puzzle, form="model")
+    entry, puzzle, model = _large_sudoku(shared_data, "TestData25-minimal2")
     runs = {}
     for defer in (True, False):
-        search = BitmaskBackend(defer=defer, probe=False).solutions(model)
-        problem, state = search.arrays, search.state
-        state.st[kernel.PHASE] = kernel.PHASE_START
-        kernel.search(problem, state, True, 0)  # propagates the root, then pauses
+        state = _root(BitmaskBackend(defer=defer, probe=False), model)
         runs[defer] = (state.dom.copy(), int(state.st[kernel.STRONG]))
         search = BitmaskBackend(defer=defer).solutions(model, limit=2)
         found = [sudoku.format(puzzle, sudoku.decode(puzzle, s)) for s in search]
         assert (found, search.status) == ([entry["solution"]], Status.COMPLETE)
     assert (runs[True][0] == runs[False][0]).all()
     assert 0 < runs[True][1] < runs[False][1]
+
+
+def _recount(problem, state) -> np.ndarray:
+    """The places of every value in every all-different, counted from the domains."""
+    places = np.zeros_like(state.places)
+    for c in np.flatnonzero(problem.kind == kernel.ALLDIFF):
+        for e in range(problem.cstart[c], problem.cstart[c + 1]):
+            m = int(kernel._to_common(problem, e, state.dom[problem.cvars[e]]))
+            for k in range(64):
+                places[c * 64 + k] += (m >> k) & 1
+    return places
+
+
+def test_counted_places_follow_the_domains_and_settle_the_same_root(shared_data: Path) -> None:
+    # The places kept up to date by narrowing and undoing equal a recount at
+    # every pause of a search (mid-tree, after failures, backtracks and
+    # restarts); waking fewer singles reaches the same root fixpoint.
+    _, _, model = _large_sudoku(shared_data, "TestData25-puzzel1")
+    roots = {}
+    for counts in (True, False):
+        state = _root(BitmaskBackend(counts=counts, probe=False), model)
+        roots[counts] = (state.dom.copy(), int(state.st[kernel.PROPAGATIONS]))
+    assert (roots[True][0] == roots[False][0]).all()
+    assert roots[True][1] < roots[False][1]
+    search = BitmaskBackend(restarts=5).solutions(model)
+    for _ in range(200):
+        assert search._advance(True, 7) == kernel.PAUSED
+        assert (search.state.places == _recount(search.arrays, search.state)).all()
+        if search.state.st[kernel.RESTARTS] >= 3:
+            break
+    assert search.state.st[kernel.RESTARTS] >= 3
 
 
 def test_nogoods_of_a_branch() -> None:

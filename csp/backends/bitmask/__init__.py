@@ -97,7 +97,7 @@ class BitmaskBackend:
 
     def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
                  wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
-                 defer: bool = True) -> None:
+                 defer: bool = True, counts: bool = True) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -109,13 +109,18 @@ class BitmaskBackend:
         puzzle settled in fewer failures, as a 9x9 sudoku, never restarts);
         `defer`: an all-different's matching and intersections wait until the
         singles of every constraint have settled (False: they run right after
-        its singles, each time). Counts do not depend on them; nodes and time do."""
+        its singles, each time); `counts`: the places of each value in each
+        all-different are counted as domains shrink, so that a narrowing wakes
+        an all-different's singles only when it fixes a cell or leaves a value
+        one place (or none) there, and otherwise only its deferred strong
+        reasoning (False: every narrowing wakes the singles). Solution counts
+        do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
         if restarts < 0:
             raise ValueError(f"restarts must be >= 0, not {restarts}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
-                                      defer)
+                                      defer, counts)
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that

@@ -335,7 +335,7 @@ class _Builder:
         cvars = np.asarray(self.cvars, dtype=np.int64)
         cstart = np.asarray(self.cstart, dtype=np.int64)
         kind = np.asarray(self.kind, dtype=np.int64)
-        vcstart, vcons, vcnog = incidence(kind, cstart, cvars, n)
+        vcstart, vcons, vcnog, ventry = incidence(kind, cstart, cvars, n)
         arity = np.diff(cstart)
 
         def i64(xs) -> np.ndarray:
@@ -360,6 +360,7 @@ class _Builder:
             vcstart=vcstart,
             vcons=vcons,
             vcnog=vcnog,
+            ventry=ventry,
             sub_first=i64(self.sub_first),
             sub_rowptr=i64(self.sub_rowptr),
             sub_sum=sub_sum.astype(np.int64),

@@ -13,7 +13,10 @@ tables for sums, supports for tables; failed-value probing at the root; ties
 of the fewest-candidates rule go to the variable whose constraints failed most
 often so far (dom/wdeg). The strong reasoning of an all-different (matching,
 intersections) waits in a second queue until the singles of every constraint
-have settled, so that it runs once on settled domains (`defer`). Together
+have settled, so that it runs once on settled domains (`defer`); the places
+of each value in each all-different are counted as domains shrink, so that
+a narrowing wakes an all-different's singles only when it fixes a cell or
+leaves a value one place there (`counts`). Together
 they count the 25x25 and 36x36 sudokus of the shared data in seconds, where
 singles alone did not finish in minutes.
 
@@ -60,6 +63,7 @@ Problem = namedtuple(
         "vcstart",  # variable -> constraints (CSR)
         "vcons",
         "vcnog",  # vcons[vcnog[v]:vcstart[v + 1]]: v's NOGOOD constraints (listed last)
+        "ventry",  # per vcons position: the entry of v in that constraint
         "sub_first",  # subset table t: its row pointers start at sub_rowptr[sub_first[t]]
         "sub_rowptr",  # rows of subsets of size r: sub_rowptr[first + r]..[first + r + 1]
         "sub_sum",  # per row: the sum of the subset's values (sorted within a size)
@@ -93,6 +97,8 @@ State = namedtuple(
         "work",  # all-different scratch: 6 blocks of 64 (see _matching)
         "strong",  # all-differents whose strong reasoning is due (circular; see OPT_DEFER)
         "instrong",  # 1 if the all-different is in `strong`
+        "places",  # per (all-different c, common bit b), at c * 64 + b: the cells that
+                   # can take b (kept up to date by _narrow and _undo; see OPT_COUNTS)
         "st",  # the scalars below
     ],
 )
@@ -127,7 +133,13 @@ OPT_DEFER = 19  # 1: an all-different's matching and intersections wait for the 
 SHEAD = 20  # the queue `strong`
 SCOUNT = 21
 STRONG = 22  # runs of the strong reasoning (matching, intersections) of an all-different
-STATE_SIZE = 23
+OPT_COUNTS = 23  # COUNTS_OFF, or how a narrowing that leaves no single wakes an all-different
+STATE_SIZE = 24
+
+COUNTS_OFF = 0  # every narrowing queues the singles of the variable's all-differents
+COUNTS_STRONG = 1  # a narrowing that fixes no cell and leaves every removed value in two
+# places or more queues only the all-different's (deferred) strong reasoning
+COUNTS_NONE = 2  # ... queues nothing (no strong reasoning is on)
 
 WDEG_OFF, WDEG_TIES, WDEG_RATIO = 0, 1, 2
 
@@ -142,8 +154,8 @@ RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 
 
 Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
-                                 "defer"],
-                     defaults=[True, True, True, WDEG_TIES, True, 0, True])
+                                 "defer", "counts"],
+                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -161,6 +173,11 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_PLACES] = int(options.places)
     st[RESTART_AT] = int(options.restarts)
     st[OPT_DEFER] = int(options.defer)
+    strong = options.matching or options.locked
+    # Without deferral the strong reasoning runs inside the singles' run: every
+    # narrowing must wake that, and counting places would spare nothing.
+    st[OPT_COUNTS] = (COUNTS_OFF if not options.counts or (strong and not options.defer)
+                      else COUNTS_STRONG if strong else COUNTS_NONE)
     return State(
         dom=p.dom0.copy(),
         trail_var=np.zeros(trail, dtype=np.int64),
@@ -179,21 +196,23 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         work=np.zeros(6 * 64, dtype=np.int64),
         strong=np.zeros(max(n_cons, 1), dtype=np.int64),
         instrong=np.zeros(max(n_cons, 1), dtype=np.int64),
+        places=np.zeros(max(n_cons, 1) * 64, dtype=np.int64),
         st=st,
     )
 
 
 def incidence(kind: np.ndarray, cstart: np.ndarray, cvars: np.ndarray,
-              n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Variable -> constraints as CSR (vcstart, vcons), each variable's NOGOOD
-    constraints last, from vcnog[v] on: they need waking only when v is fixed."""
+    constraints last, from vcnog[v] on: they need waking only when v is fixed;
+    ventry: the variable's entry in each of those constraints."""
     owner = np.repeat(np.arange(len(kind), dtype=np.int64), np.diff(cstart))
     key = cvars * 2 + (kind[owner] == NOGOOD)
     order = np.argsort(key, kind="stable")
     vcstart = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(cvars, minlength=n), out=vcstart[1:])
     vcnog = np.searchsorted(key[order], np.arange(n, dtype=np.int64) * 2 + 1)
-    return vcstart, owner[order], vcnog.astype(np.int64)
+    return vcstart, owner[order], vcnog.astype(np.int64), order.astype(np.int64)
 
 
 # -- domains ----------------------------------------------------------------------
@@ -216,9 +235,27 @@ def _narrow(p, s, v, new):
     s.st[TRAIL] = t + 1
     s.dom[v] = new
     size = s.queue.shape[0]
-    end = p.vcstart[v + 1] if new & (new - 1) == 0 else p.vcnog[v]
+    fixed = new & (new - 1) == 0
+    counting = s.st[OPT_COUNTS]
+    end = p.vcstart[v + 1] if fixed else p.vcnog[v]
     for i in range(p.vcstart[v], end):
         c = p.vcons[i]
+        if counting != COUNTS_OFF and p.kind[c] == ALLDIFF:
+            # The singles of c can find something only if a cell is fixed or a
+            # removed value is left with one place (or none) in c.
+            gone = _to_common(p, p.ventry[i], old & ~new)
+            single = fixed
+            base = c << 6
+            while gone != 0:
+                k = base + lowest(gone)
+                gone &= gone - 1
+                s.places[k] -= 1
+                if s.places[k] <= 1:
+                    single = True
+            if not single:
+                if counting == COUNTS_STRONG and s.inq[c] == 0:
+                    _push_strong(s, c)  # (if c's singles are queued, they will push it)
+                continue
         if s.inq[c] == 0:
             s.inq[c] = 1
             tail = s.st[QHEAD] + s.st[QCOUNT]
@@ -229,12 +266,52 @@ def _narrow(p, s, v, new):
     return True
 
 
+@_jit(inline="always")
+def _push_strong(s, c):
+    """Queue the strong reasoning of all-different c, unless it is queued."""
+    if s.instrong[c] == 0:
+        s.instrong[c] = 1
+        tail = s.st[SHEAD] + s.st[SCOUNT]
+        size = s.strong.shape[0]
+        s.strong[tail if tail < size else tail - size] = c
+        s.st[SCOUNT] += 1
+
+
 @_jit
-def _undo(s, mark):
+def _count_places(p, s):
+    """Set `places` from the domains (at the root; narrowings keep it up to date)."""
+    for c in range(p.kind.shape[0]):
+        if p.kind[c] != ALLDIFF:
+            continue
+        base = c << 6
+        for k in range(64):
+            s.places[base + k] = 0
+        for e in range(p.cstart[c], p.cstart[c + 1]):
+            m = _to_common(p, e, s.dom[p.cvars[e]])
+            while m != 0:
+                s.places[base + lowest(m)] += 1
+                m &= m - 1
+
+
+@_jit
+def _undo(p, s, mark):
     t = s.st[TRAIL]
+    counting = s.st[OPT_COUNTS] != COUNTS_OFF
     while t > mark:
         t -= 1
-        s.dom[s.trail_var[t]] = s.trail_mask[t]
+        v = s.trail_var[t]
+        old = s.trail_mask[t]
+        if counting:
+            back = old & ~s.dom[v]
+            for i in range(p.vcstart[v], p.vcnog[v]):
+                c = p.vcons[i]
+                if p.kind[c] == ALLDIFF:
+                    base = c << 6
+                    m = _to_common(p, p.ventry[i], back)
+                    while m != 0:
+                        s.places[base + lowest(m)] += 1
+                        m &= m - 1
+        s.dom[v] = old
     s.st[TRAIL] = t
 
 
@@ -435,13 +512,18 @@ def _matching(p, s, c):
             r |= 1 << w[W_OWNER + lowest(m)]
             m &= m - 1
         w[W_REACH + i] = r
-    for z in range(n):  # transitive closure (Warshall)
-        rz = w[W_REACH + z]
-        if rz == 0:
-            continue
-        for i in range(n):
-            if (w[W_REACH + i] >> z) & 1:
-                w[W_REACH + i] |= rz
+    if n < 63:
+        closure = W_QUEUE
+        _components(w, n)
+    else:  # the sign bit would be an entry's: close the graph in place (Warshall)
+        closure = W_REACH
+        for z in range(n):
+            rz = w[W_REACH + z]
+            if rz == 0:
+                continue
+            for i in range(n):
+                if (w[W_REACH + i] >> z) & 1:
+                    w[W_REACH + i] |= rz
     for i in range(n):
         x = w[W_OPEN + i]
         m = w[W_DOM + i]
@@ -450,7 +532,7 @@ def _matching(p, s, c):
         while rest != 0:
             bit = rest & -rest
             rest ^= bit
-            ry = w[W_REACH + w[W_OWNER + lowest(bit)]]
+            ry = w[closure + w[W_OWNER + lowest(bit)]]
             if (ry >> i) & 1 or ry < 0:  # a cycle back to i, or a free value
                 keep |= bit
         if keep != m:
@@ -462,6 +544,54 @@ def _matching(p, s, c):
 
 
 @_jit(inline="always")
+def _reached(w, block, start, within):
+    """The entries reached from the set `start` along the steps w[block + u]
+    (u -> the set of its successors), staying `within` a set."""
+    seen = start
+    todo = start
+    while todo != 0:
+        u = lowest(todo)
+        todo &= todo - 1
+        new = w[block + u] & within & ~seen
+        seen |= new
+        todo |= new
+    return seen
+
+
+@_jit
+def _components(w, n):
+    """From the one-step reach of the n < 63 open entries (W_REACH; sign bit:
+    a free value), per entry in W_QUEUE: its strongly connected component (the
+    entries it reaches and that reach it), with the sign bit if it reaches a
+    free value. One forward and one backward search per component, over bit
+    masks: for an edge i -> y, y reaches i iff i is in y's component, so this
+    answers what the transitive closure did, in about O(n) steps, not n * n."""
+    for i in range(n):
+        w[W_PREV + i] = 0
+    reach_free = 0
+    for i in range(n):  # predecessors
+        r = w[W_REACH + i]
+        if r < 0:
+            reach_free |= 1 << i
+        r &= ~SIGN_BIT
+        while r != 0:
+            w[W_PREV + lowest(r)] |= 1 << i
+            r &= r - 1
+    reach_free = _reached(w, W_PREV, reach_free, -1)  # all that reach a free value
+    remaining = (1 << n) - 1
+    while remaining != 0:
+        r = remaining & -remaining
+        forward = _reached(w, W_REACH, r, remaining)
+        backward = _reached(w, W_PREV, r, forward)
+        remaining &= ~backward
+        members = backward
+        while members != 0:
+            u = lowest(members)
+            w[W_QUEUE + u] = backward | (SIGN_BIT if (reach_free >> u) & 1 else 0)
+            members &= members - 1
+
+
+@_jit(inline="always")
 def _locked(p, s, c):
     """Intersections of all-differents ("locked candidates"): A = c must use every
     value; a value A can place only in cells it shares with B is placed there, so
@@ -469,7 +599,9 @@ def _locked(p, s, c):
 
     The places of each value in A are gathered in one pass over A (the masks
     transposed); the overlaps that hold all of a value's places are then the
-    intersection of the overlaps of each place, usually settled at the second."""
+    intersection of the overlaps of each place, usually settled at the second.
+    With counted places, a claim B has no place of outside the overlap (one
+    applied on an earlier run: claims last down the tree) skips B's scan."""
     a, b = p.cstart[c], p.cstart[c + 1]
     k0, k1 = p.lc_start[c], p.lc_start[c + 1]
     if k0 == k1:
@@ -494,6 +626,7 @@ def _locked(p, s, c):
             m &= m - 1
     if popcount(values) != b - a:
         return True  # a value may go unused: no value is bound to be placed in A
+    counted = s.st[OPT_COUNTS] != COUNTS_OFF
     wide = k1 - k0 > 63  # too many overlaps for one mask: test each
     if not wide:
         for i in range(b - a):
@@ -530,9 +663,19 @@ def _locked(p, s, c):
                     claim |= 1 << val
         else:
             claim = w[W_PREV + k - k0]
+        other = p.lc_other[k]
+        if counted and claim != 0:
+            # A claim found on an earlier run has usually been applied: B's
+            # places of the value are then A's (all in the overlap), nothing to remove.
+            rest = claim
+            base = other << 6
+            while rest != 0:
+                val = lowest(rest)
+                rest &= rest - 1
+                if s.places[base + val] <= popcount(w[W_OWNER + val]):
+                    claim &= ~(1 << val)
         if claim == 0:
             continue
-        other = p.lc_other[k]
         in_b = p.lc_in_b[k]
         ob = p.cstart[other]
         for e in range(ob, p.cstart[other + 1]):
@@ -794,11 +937,8 @@ def _propagate(p, s):
                     if not defer:
                         st[STRONG] += 1
                         ok = _all_different_strong(p, s, c)
-                    elif s.instrong[c] == 0:
-                        s.instrong[c] = 1
-                        tail = st[SHEAD] + st[SCOUNT]
-                        s.strong[tail if tail < size else tail - size] = c
-                        st[SCOUNT] += 1
+                    else:
+                        _push_strong(s, c)
             elif kind == LINEAR:
                 ok = _linear(p, s, c)
             elif kind == SUBSETSUM:
@@ -814,11 +954,12 @@ def _propagate(p, s):
             c = s.strong[head]
             st[SHEAD] = head + 1 if head + 1 < size else 0
             st[SCOUNT] -= 1
-            s.instrong[c] = 0
             st[STRONG] += 1
-            # c's own narrowings need no singles pass of c: matching leaves none to find.
+            # c's own narrowings need no singles pass of c, nor another strong
+            # run: matching leaves nothing to find.
             s.inq[c] = 1
             ok = _all_different_strong(p, s, c)
+            s.instrong[c] = 0
         else:
             return True
         s.inq[c] = 0
@@ -870,7 +1011,7 @@ def _probe(p, s, stop):
             mark = st[TRAIL]
             st[PROBES] += 1
             ok = _narrow(p, s, v, bit) and _propagate(p, s)
-            _undo(s, mark)
+            _undo(p, s, mark)
             if not ok:
                 if not (_narrow(p, s, v, s.dom[v] & ~bit) and _propagate(p, s)):
                     return EXHAUSTED
@@ -979,6 +1120,8 @@ def search(p, s, count_only, budget):
                 if s.dom[v] == 0:
                     ok = False
             if ok:
+                if st[OPT_COUNTS] != COUNTS_OFF:
+                    _count_places(p, s)
                 for c in range(p.kind.shape[0]):
                     s.inq[c] = 1
                     s.queue[c] = c
@@ -1020,7 +1163,7 @@ def search(p, s, count_only, budget):
             if depth == 0:
                 st[PHASE] = PHASE_DONE
                 return EXHAUSTED
-            _undo(s, s.mark[depth])
+            _undo(p, s, s.mark[depth])
             rem = s.rem[depth]
             if rem == 0:
                 st[DEPTH] = depth - 1

@@ -115,7 +115,7 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
     all_kind = np.concatenate(kind)
     all_cvars = np.concatenate(cvars)
     cstart = np.concatenate([p.cstart, np.array(cstart_tail, dtype=np.int64)])
-    vcstart, vcons, vcnog = kernel.incidence(all_kind, cstart, all_cvars, len(p.dom0))
+    vcstart, vcons, vcnog, ventry = kernel.incidence(all_kind, cstart, all_cvars, len(p.dom0))
     added = len(all_cvars) - len(p.cvars)
     new_p = p._replace(
         dom0=root,
@@ -129,6 +129,7 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
         vcstart=vcstart,
         vcons=vcons,
         vcnog=vcnog,
+        ventry=ventry,
         max_arity=np.array([max(int(p.max_arity[0]), int(np.diff(cstart).max()))],
                            dtype=np.int64),
         lc_start=np.concatenate([p.lc_start, np.full(len(all_kind) - n_old, p.lc_start[-1],
