@@ -319,3 +319,15 @@ def test_the_docs_the_code_cites_are_in_the_repository():
     for path in (root / "csp").rglob("*.py"):
         for cited in re.findall(r"(?:[a-z]+/)?[A-Z]+\.md", path.read_text()):
             assert "/" in cited and (root / cited).exists(), (path, cited)
+
+
+def test_a_bad_race_member_is_one_usage_error_not_a_bad_puzzle_per_line(capsys, tmp_path):
+    # The option is at fault, not the puzzles: one error without a line, said once.
+    line = (EXAMPLES / "sudoku.txt").read_text().splitlines()[1]
+    path = tmp_path / "two.txt"
+    path.write_text(f"{line}\n{line}\n")
+    for argv in (["queens", "8"], [str(path), "--limit", "1"]):
+        kind, *rest = argv if argv[0] == "queens" else ["sudoku", *argv]
+        code, out, err = run(capsys, "solve", kind, *rest, "--backend", "race:dlx+nosuch")
+        assert code == 2 and out == ""
+        assert err.count("unknown backend 'nosuch'") == 1 and "line" not in err, err

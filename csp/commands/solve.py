@@ -40,7 +40,7 @@ from csp.commands._common import (
     solution_limit,
     wants_parallel,
 )
-from csp.errors import InputError
+from csp.errors import BackendUnavailable, InputError
 from csp.problems.kind import Kind
 from csp.result import Stats, Status
 from csp.solve import resolve_backend
@@ -179,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 status, stats, count = _solve_one(kind, item, args, up_to, progress, bar)
             except InputError as error:
+                if isinstance(error, BackendUnavailable):
+                    raise  # the --backend option is at fault (race:dlx+nosuch), not the puzzle
                 # Declaring or solving this puzzle failed (say, a backend that
                 # cannot take its model): report it, go on with the others.
                 bad += 1
