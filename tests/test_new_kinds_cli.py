@@ -64,3 +64,11 @@ def test_a_bad_puzzle_is_reported_and_the_others_solved(capsys, monkeypatch, kin
     code, out, err = solve(capsys, monkeypatch, kind, "-", *options, stdin=text)
     assert (code, out) == (2, answers)
     assert error in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", ["langford", "latin", "magic"])
+def test_a_negative_size_on_the_command_line_is_named_as_a_size(capsys, monkeypatch, kind):
+    # As `csp solve queens -1`: the bad size, not "cannot read -1: No such file".
+    code, out, err = solve(capsys, monkeypatch, kind, "-1")
+    assert code == 2 and out == ""
+    assert "'-1' is not" in err and "No such file" not in err, err

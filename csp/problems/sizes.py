@@ -32,5 +32,7 @@ def sizes(text: str, make: Callable[[int, int], Puzzle], what: str = "a size",
 
 
 def inline(argument: str) -> str | None:
-    """`csp solve KIND 8`: a size given on the command line instead of a file."""
-    return argument if argument.isascii() and argument.isdigit() else None
+    """`csp solve KIND 8`: a size given on the command line instead of a file
+    (a minus sign too, so that `-1` is refused as a size, not looked for as a file)."""
+    digits = argument[1:] if argument[:1] == "-" else argument
+    return argument if digits.isascii() and digits.isdigit() else None
