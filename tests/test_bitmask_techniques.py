@@ -192,8 +192,15 @@ def test_nogoods_of_a_branch() -> None:
 def test_bad_options() -> None:
     with pytest.raises(ValueError, match="wdeg must be one of off, ties, ratio"):
         BitmaskBackend(wdeg="most")
-    with pytest.raises(ValueError, match="restarts must be >= 0"):
+    with pytest.raises(ValueError, match="restarts must be a whole number >= 0, not -1"):
         BitmaskBackend(restarts=-1)
+    with pytest.raises(ValueError, match="not 2.5"):
+        BitmaskBackend(restarts=2.5)  # type: ignore[arg-type]
+    # A truthy string would switch the technique on whatever it says.
+    with pytest.raises(TypeError, match="counts must be True or False, not 'no'"):
+        BitmaskBackend(counts="no")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="defer must be True or False, not 2"):
+        BitmaskBackend(defer=2)  # type: ignore[arg-type]
 
 
 # -- random models: every variant against brute force -------------------------------

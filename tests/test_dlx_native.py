@@ -219,3 +219,14 @@ def test_a_family_on_the_c_kernel_matches_each_puzzle_alone(shared_data):
     clash = [list(givens[0]) + [k] for k in range(shape.n_options) if k not in givens[0]][:3]
     assert [r.count for r in DLXBackend().solve_many(shape, clash, count=True)] \
         == [r.count for r in DLXBackend("links").solve_many(shape, clash, count=True)]
+
+
+def test_every_engine_says_which_kernel_ran():
+    # The README: the statistics say kernel=C or kernel=numba, whatever the engine.
+    from csp.backends.dlx import DLXBackend
+
+    xc = queens.declare(queens.Queens(6))
+    for engine in ("cells", "cells-numba", "links"):
+        result = DLXBackend(engine=engine).count(xc)
+        assert result.count == 4, engine
+        assert result.stats.extra["kernel"] in ("C", "numba"), engine

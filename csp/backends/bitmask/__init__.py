@@ -117,8 +117,14 @@ class BitmaskBackend:
         do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
-        if restarts < 0:
-            raise ValueError(f"restarts must be >= 0, not {restarts}")
+        switches = {"matching": matching, "locked": locked, "probe": probe, "places": places,
+                    "defer": defer, "counts": counts}
+        for name, value in switches.items():
+            # A truthy string such as "no" would silently switch a technique on.
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} must be True or False, not {value!r}")
+        if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 0:
+            raise ValueError(f"restarts must be a whole number >= 0, not {restarts!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
                                       defer, counts)
 

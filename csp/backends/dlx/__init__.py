@@ -103,6 +103,7 @@ class DLXSearch(SlicedSearch):
         stats.solutions = int(self.state[self.kernel.SOLUTIONS])
         stats.nodes = int(self.state[self.kernel.NODES])
         stats.updates = int(self.state[self.kernel.UPDATES])
+        stats.extra["kernel"] = "numba"  # the links have no C kernel
 
     def sanity(self) -> list[str]:
         """The structure's invariants (see `links.sanity`); [] if sound."""
