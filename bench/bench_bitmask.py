@@ -57,6 +57,7 @@ VARIANTS: dict[str, dict] = {
     "bitmask-no-restarts": {"restarts": 0},
     "bitmask-no-defer": {"defer": False},
     "bitmask-no-counts": {"counts": False},
+    "bitmask-last": {"last": True},
 }
 """`bitmask` with one technique switched from its default (see BitmaskBackend)."""
 SETS = ("top95", "top1465", "17-clue", "16x16", "kakuro", "25x25", "36x36")

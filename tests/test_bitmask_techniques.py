@@ -32,6 +32,8 @@ VARIANTS = {
     "no-places": {"places": False},
     "no-defer": {"defer": False},
     "no-counts": {"counts": False},
+    "last-conflict": {"last": True},
+    "last-conflict-restarts-1": {"last": True, "restarts": 1},
     # Counted places and no strong reasoning: a narrowing that leaves no single wakes nothing.
     "singles-only": {"matching": False, "locked": False},
     # A restart after the first failure, then after 2, 4, 7, ... more: many
@@ -201,6 +203,8 @@ def test_bad_options() -> None:
         BitmaskBackend(counts="no")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="defer must be True or False, not 2"):
         BitmaskBackend(defer=2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="last must be True or False, not 'yes'"):
+        BitmaskBackend(last="yes")  # type: ignore[arg-type]
 
 
 # -- random models: every variant against brute force -------------------------------

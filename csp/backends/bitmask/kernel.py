@@ -134,7 +134,10 @@ SHEAD = 20  # the queue `strong`
 SCOUNT = 21
 STRONG = 22  # runs of the strong reasoning (matching, intersections) of an all-different
 OPT_COUNTS = 23  # COUNTS_OFF, or how a narrowing that leaves no single wakes an all-different
-STATE_SIZE = 24
+OPT_LAST = 24  # 1: last-conflict reasoning (branch again on the choice whose decision failed)
+LAST_CHOICE = 25  # the last conflict: 0 (none), v + 1 (variable v) or -(c + 1) (a value of c)
+LAST_BIT = 26  # for a value of c: that value, in c's common space
+STATE_SIZE = 27
 
 COUNTS_OFF = 0  # every narrowing queues the singles of the variable's all-differents
 COUNTS_STRONG = 1  # a narrowing that fixes no cell and leaves every removed value in two
@@ -154,8 +157,8 @@ RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 
 
 Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
-                                 "defer", "counts"],
-                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True])
+                                 "defer", "counts", "last"],
+                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -173,6 +176,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_PLACES] = int(options.places)
     st[RESTART_AT] = int(options.restarts)
     st[OPT_DEFER] = int(options.defer)
+    st[OPT_LAST] = int(options.last)
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every
     # narrowing must wake that, and counting places would spare nothing.
@@ -1029,9 +1033,11 @@ def _choose(p, s, depth):
     smaller, the places left for a value in an all-different whose values must
     all be used (as Algorithm X's MRV over "row r has digit d" items).
     """
+    dom = s.dom
+    if s.st[LAST_CHOICE] != 0 and _choose_last(p, s, depth):
+        return True
     best = -1
     best_size = 65
-    dom = s.dom
     best_w = 0
     wdeg = s.st[OPT_WDEG]
     for v in range(dom.shape[0]):
@@ -1098,6 +1104,51 @@ def _choose(p, s, depth):
         s.rem[depth] = places
         s.first[depth] = places
     return True
+
+
+@_jit(inline="always")
+def _choose_last(p, s, depth):
+    """Branch again on the last conflict (the choice whose decision failed last),
+    if it is still open: a variable with two values or more, or a value of an
+    all-different not yet placed, with two places or more (Lecoutre et al.,
+    "Reasoning from last conflict(s) in constraint programming", 2009). False
+    if it is settled: the usual choice then."""
+    choice = s.st[LAST_CHOICE]
+    if choice > 0:
+        v = choice - 1
+        d = s.dom[v]
+        if d & (d - 1) == 0:
+            return False
+        s.var_at[depth] = v
+        s.rem[depth] = d
+        s.first[depth] = d
+        return True
+    c = -choice - 1
+    bit = s.st[LAST_BIT]
+    a, b = p.cstart[c], p.cstart[c + 1]
+    places = 0
+    for e in range(a, b):
+        m = _to_common(p, e, s.dom[p.cvars[e]])
+        if m & bit:
+            if m == bit:
+                return False  # placed
+            places |= 1 << (e - a)
+    if places & (places - 1) == 0:
+        return False
+    s.var_at[depth] = choice
+    s.vbit[depth] = bit
+    s.rem[depth] = places
+    s.first[depth] = places
+    return True
+
+
+@_jit(inline="always")
+def _is_last(s, depth):
+    """True if the choice of level `depth` is the last conflict."""
+    w = s.var_at[depth]
+    if w >= 0:
+        return s.st[LAST_CHOICE] == w + 1
+    return s.st[LAST_CHOICE] == w and s.st[LAST_BIT] == s.vbit[depth]
 
 
 # -- search ---------------------------------------------------------------------------
@@ -1183,5 +1234,11 @@ def search(p, s, count_only, budget):
                 bit = _from_common(p, e, v, s.vbit[depth])
             if _narrow(p, s, v, bit) and _propagate(p, s):
                 st[PHASE] = PHASE_CHOOSE
+                if st[LAST_CHOICE] != 0 and _is_last(s, depth):
+                    st[LAST_CHOICE] = 0  # the conflict is passed: back to the usual choice
             else:
                 st[FAILURES] += 1
+                if st[OPT_LAST] != 0 and st[LAST_CHOICE] == 0:
+                    w = s.var_at[depth]
+                    st[LAST_CHOICE] = w + 1 if w >= 0 else w
+                    st[LAST_BIT] = s.vbit[depth]
