@@ -97,8 +97,9 @@ State = namedtuple(
         "work",  # all-different scratch: 6 blocks of 64 (see _matching)
         "strong",  # all-differents whose strong reasoning is due (circular; see OPT_DEFER)
         "instrong",  # 1 if the all-different is in `strong`
-        "places",  # per (all-different c, common bit b), at c * 64 + b: the cells that
-                   # can take b (kept up to date by _narrow and _undo; see OPT_COUNTS)
+        "places",  # per (all-different c of at most 64 cells, common bit b), at c * 64 + b:
+                   # the positions in c of the cells that can take b, as a bit mask
+                   # (kept up to date by _narrow and _undo; see OPT_COUNTS)
         "st",  # the scalars below
     ],
 )
@@ -244,17 +245,20 @@ def _narrow(p, s, v, new):
     end = p.vcstart[v + 1] if fixed else p.vcnog[v]
     for i in range(p.vcstart[v], end):
         c = p.vcons[i]
-        if counting != COUNTS_OFF and p.kind[c] == ALLDIFF:
+        if counting != COUNTS_OFF and p.kind[c] == ALLDIFF and _small(p, c):
             # The singles of c can find something only if a cell is fixed or a
             # removed value is left with one place (or none) in c.
-            gone = _to_common(p, p.ventry[i], old & ~new)
+            e = p.ventry[i]
+            gone = _to_common(p, e, old & ~new)
             single = fixed
             base = c << 6
+            keep = ~(1 << (e - p.cstart[c]))
             while gone != 0:
                 k = base + lowest(gone)
                 gone &= gone - 1
-                s.places[k] -= 1
-                if s.places[k] <= 1:
+                where = s.places[k] & keep
+                s.places[k] = where
+                if where & (where - 1) == 0:
                     single = True
             if not single:
                 if counting == COUNTS_STRONG and s.inq[c] == 0:
@@ -281,19 +285,29 @@ def _push_strong(s, c):
         s.st[SCOUNT] += 1
 
 
+@_jit(inline="always")
+def _small(p, c):
+    """True if constraint c has at most 64 cells: its places fit in a mask."""
+    return p.cstart[c + 1] - p.cstart[c] <= 64
+
+
 @_jit
 def _count_places(p, s):
-    """Set `places` from the domains (at the root; narrowings keep it up to date)."""
+    """Set `places` from the domains (at the root; narrowings keep it up to date).
+    An all-different of more than 64 cells has none: its singles always wake."""
     for c in range(p.kind.shape[0]):
         if p.kind[c] != ALLDIFF:
             continue
         base = c << 6
         for k in range(64):
             s.places[base + k] = 0
+        if not _small(p, c):
+            continue
         for e in range(p.cstart[c], p.cstart[c + 1]):
             m = _to_common(p, e, s.dom[p.cvars[e]])
+            pos = 1 << (e - p.cstart[c])
             while m != 0:
-                s.places[base + lowest(m)] += 1
+                s.places[base + lowest(m)] |= pos
                 m &= m - 1
 
 
@@ -309,11 +323,13 @@ def _undo(p, s, mark):
             back = old & ~s.dom[v]
             for i in range(p.vcstart[v], p.vcnog[v]):
                 c = p.vcons[i]
-                if p.kind[c] == ALLDIFF:
+                if p.kind[c] == ALLDIFF and _small(p, c):
                     base = c << 6
-                    m = _to_common(p, p.ventry[i], back)
+                    e = p.ventry[i]
+                    pos = 1 << (e - p.cstart[c])
+                    m = _to_common(p, e, back)
                     while m != 0:
-                        s.places[base + lowest(m)] += 1
+                        s.places[base + lowest(m)] |= pos
                         m &= m - 1
         s.dom[v] = old
     s.st[TRAIL] = t
@@ -601,11 +617,13 @@ def _locked(p, s, c):
     value; a value A can place only in cells it shares with B is placed there, so
     B's other cells lose it (a sudoku row and box, generally any overlapping pair).
 
-    The places of each value in A are gathered in one pass over A (the masks
-    transposed); the overlaps that hold all of a value's places are then the
-    intersection of the overlaps of each place, usually settled at the second.
-    With counted places, a claim B has no place of outside the overlap (one
-    applied on an earlier run: claims last down the tree) skips B's scan."""
+    The places of each value in A are its kept place mask (with counted places)
+    or gathered in one pass over A (the masks transposed); the overlaps that
+    hold all of a value's places are then the intersection of the overlaps of
+    each place, usually settled at the second. With counted places, B's
+    cells that lose a claimed value are read from B's place masks: none when
+    the claim was applied on an earlier run (claims last down the tree), where
+    a scan of B's cells would find nothing."""
     a, b = p.cstart[c], p.cstart[c + 1]
     k0, k1 = p.lc_start[c], p.lc_start[c + 1]
     if k0 == k1:
@@ -615,22 +633,34 @@ def _locked(p, s, c):
     # (bit k - k0); W_PREV: per overlap, the values it claims.
     values = 0
     placed = 0  # the values of A's fixed cells: B's singles take those out of B
-    for e in range(a, b):
-        m = _to_common(p, e, s.dom[p.cvars[e]])
-        if m & (m - 1) == 0:
-            placed |= m
-        new = m & ~values
-        while new != 0:
-            w[W_OWNER + lowest(new)] = 0
-            new &= new - 1
-        values |= m
-        pos = 1 << (e - a)
-        while m != 0:
-            w[W_OWNER + lowest(m)] |= pos
-            m &= m - 1
+    counted = s.st[OPT_COUNTS] != COUNTS_OFF
+    if counted:
+        base = c << 6
+        for val in range(64):
+            where = s.places[base + val]
+            w[W_OWNER + val] = where
+            if where != 0:
+                values |= 1 << val
+                if where & (where - 1) == 0:
+                    d = s.dom[p.cvars[a + lowest(where)]]
+                    if d & (d - 1) == 0:
+                        placed |= 1 << val
+    else:
+        for e in range(a, b):
+            m = _to_common(p, e, s.dom[p.cvars[e]])
+            if m & (m - 1) == 0:
+                placed |= m
+            new = m & ~values
+            while new != 0:
+                w[W_OWNER + lowest(new)] = 0
+                new &= new - 1
+            values |= m
+            pos = 1 << (e - a)
+            while m != 0:
+                w[W_OWNER + lowest(m)] |= pos
+                m &= m - 1
     if popcount(values) != b - a:
         return True  # a value may go unused: no value is bound to be placed in A
-    counted = s.st[OPT_COUNTS] != COUNTS_OFF
     wide = k1 - k0 > 63  # too many overlaps for one mask: test each
     if not wide:
         for i in range(b - a):
@@ -667,24 +697,27 @@ def _locked(p, s, c):
                     claim |= 1 << val
         else:
             claim = w[W_PREV + k - k0]
+        if claim == 0:
+            continue
         other = p.lc_other[k]
-        if counted and claim != 0:
-            # A claim found on an earlier run has usually been applied: B's
-            # places of the value are then A's (all in the overlap), nothing to remove.
+        in_b = p.lc_in_b[k]
+        ob = p.cstart[other]
+        if counted:
+            # B's cells outside the overlap that can take a claimed value, in
+            # the order of a scan (none if the claim was applied before).
+            cells = 0
             rest = claim
             base = other << 6
             while rest != 0:
-                val = lowest(rest)
+                cells |= s.places[base + lowest(rest)]
                 rest &= rest - 1
-                if s.places[base + val] <= popcount(w[W_OWNER + val]):
-                    claim &= ~(1 << val)
-        if claim == 0:
-            continue
-        in_b = p.lc_in_b[k]
-        ob = p.cstart[other]
-        for e in range(ob, p.cstart[other + 1]):
-            if (in_b >> (e - ob)) & 1:
-                continue
+            cells &= ~in_b
+        else:
+            cells = ~in_b & ((1 << (p.cstart[other + 1] - ob)) - 1 if p.cstart[other + 1] - ob < 64
+                             else -1)
+        while cells != 0:
+            e = ob + lowest(cells)
+            cells &= cells - 1
             v = p.cvars[e]
             m = _to_common(p, e, s.dom[v])
             if m & claim:
