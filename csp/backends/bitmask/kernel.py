@@ -100,6 +100,10 @@ State = namedtuple(
         "places",  # per (all-different c of at most 64 cells, common bit b), at c * 64 + b:
                    # the positions in c of the cells that can take b, as a bit mask
                    # (kept up to date by _narrow and _undo; see OPT_COUNTS)
+        "values",  # per all-different c: the values with places in c at the root
+                   # (set with `places`; a superset of them below it)
+        "changed",  # per all-different c: the values whose places in c changed since
+                    # its intersections last ran to the end (with OPT_COUNTS)
         "st",  # the scalars below
     ],
 )
@@ -202,6 +206,8 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         strong=np.zeros(max(n_cons, 1), dtype=np.int64),
         instrong=np.zeros(max(n_cons, 1), dtype=np.int64),
         places=np.zeros(max(n_cons, 1) * 64, dtype=np.int64),
+        values=np.zeros(max(n_cons, 1), dtype=np.int64),
+        changed=np.zeros(max(n_cons, 1), dtype=np.int64),
         st=st,
     )
 
@@ -250,6 +256,7 @@ def _narrow(p, s, v, new):
             # removed value is left with one place (or none) in c.
             e = p.ventry[i]
             gone = _to_common(p, e, old & ~new)
+            s.changed[c] |= gone
             single = fixed
             base = c << 6
             keep = ~(1 << (e - p.cstart[c]))
@@ -301,10 +308,14 @@ def _count_places(p, s):
         base = c << 6
         for k in range(64):
             s.places[base + k] = 0
+        s.values[c] = 0
+        s.changed[c] = 0
         if not _small(p, c):
             continue
         for e in range(p.cstart[c], p.cstart[c + 1]):
             m = _to_common(p, e, s.dom[p.cvars[e]])
+            s.values[c] |= m
+            s.changed[c] |= m
             pos = 1 << (e - p.cstart[c])
             while m != 0:
                 s.places[base + lowest(m)] |= pos
@@ -636,7 +647,10 @@ def _locked(p, s, c):
     counted = s.st[OPT_COUNTS] != COUNTS_OFF
     if counted:
         base = c << 6
-        for val in range(64):
+        bits = s.values[c]
+        while bits != 0:
+            val = lowest(bits)
+            bits &= bits - 1
             where = s.places[base + val]
             w[W_OWNER + val] = where
             if where != 0:
@@ -661,6 +675,15 @@ def _locked(p, s, c):
                 m &= m - 1
     if popcount(values) != b - a:
         return True  # a value may go unused: no value is bound to be placed in A
+    claimable = values & ~placed
+    if counted:
+        # A claim on a value whose places did not change since the last run
+        # was found then and applied (every state undone to is a fixpoint),
+        # and B's cells have only lost values since.
+        claimable &= s.changed[c]
+        s.changed[c] = 0
+        if claimable == 0:
+            return True
     wide = k1 - k0 > 63  # too many overlaps for one mask: test each
     if not wide:
         for i in range(b - a):
@@ -672,7 +695,7 @@ def _locked(p, s, c):
             while in_a != 0:
                 w[W_REACH + lowest(in_a)] |= bit
                 in_a &= in_a - 1
-        bits = values & ~placed
+        bits = claimable
         while bits != 0:
             val = lowest(bits)
             bits &= bits - 1
@@ -689,7 +712,7 @@ def _locked(p, s, c):
         claim = 0
         if wide:
             in_a = p.lc_in_a[k]
-            bits = values & ~placed
+            bits = claimable
             while bits != 0:
                 val = lowest(bits)
                 bits &= bits - 1
