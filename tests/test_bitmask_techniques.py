@@ -177,6 +177,36 @@ def test_counted_places_follow_the_domains_and_settle_the_same_root(shared_data:
     assert search.state.st[kernel.RESTARTS] >= 3
 
 
+def _copy(state: kernel.State) -> kernel.State:
+    return kernel.State(*(a.copy() for a in state))
+
+
+def test_matching_by_places_prunes_as_edge_by_edge(shared_data: Path) -> None:
+    # The matching's pruning read from the place masks (counts on) equals the
+    # one from the graph built edge by edge (counts off), all-different by
+    # all-different, on domains that only singles have settled: at the root
+    # and mid-search, of a search with restarts and singles only.
+    _, _, model = _large_sudoku(shared_data, "TestData25-puzzel1")
+    singles = BitmaskBackend(matching=False, locked=False, probe=False, restarts=5)
+    search = singles.solutions(model)
+    states = [(search.arrays, _copy(_root(singles, model)))]
+    for _ in range(6):
+        search._advance(True, 40)
+        states.append((search.arrays, _copy(search.state)))  # (nogoods added at restarts)
+    pruned = 0
+    for problem, state in states:
+        for c in np.flatnonzero(problem.kind == kernel.ALLDIFF):
+            by = {}
+            for mode in (kernel.COUNTS_STRONG, kernel.COUNTS_OFF):
+                copy = _copy(state)
+                copy.st[kernel.OPT_COUNTS] = mode
+                by[mode] = (bool(kernel._matching(problem, copy, c)), copy.dom)
+            assert by[kernel.COUNTS_STRONG][0] == by[kernel.COUNTS_OFF][0]
+            assert (by[kernel.COUNTS_STRONG][1] == by[kernel.COUNTS_OFF][1]).all()
+            pruned += int((by[kernel.COUNTS_OFF][1] != state.dom).sum())
+    assert pruned > 0  # the states leave the matching something to find
+
+
 def test_an_all_different_too_wide_for_place_masks() -> None:
     # Places are kept as masks of positions, for all-differents of at most 64
     # cells; a wider one (a staircase: x_i in {i, i + 1}, 70 cells) always
