@@ -24,11 +24,12 @@ after the idea of Knuth's SSXCC and Christine Solnon's XCC with dancing cells:
 - A branching level saves the sizes once, before its first option: all of
   them in item order (a copy) when the items are at most COPY_RATIO times the
   active ones, else the active items' (item, size) pairs; `saved_ap` records
-  which (the active primary items, or -1 minus them after a copy). Measured on
-  kakuro (1,448 items, most of them active at the top of the tree) the copy
-  and the head tables together take 0.7x of the time of saving pairs with the
-  heads inside the segments; on queens (70 items, few active deep in the
-  tree) the pairs win at the bottom of the tree (bench/RESULTS.md, 19).
+  which (the active primary items, or -1 minus them after a copy). Measured
+  with the C kernel (bench/RESULTS.md, 19): on kakuro (1,448 items) the head
+  tables and the copy take 0.75x of the time of the earlier layout (each
+  item's place and size just before its segment, all active sizes saved as
+  pairs), 0.7x on pentominoes; copying at every level (a ratio of 16) made
+  queens-12 (70 items, few of them active deep in the tree) 7% slower.
 - Choosing an option checks while it hides: an active primary item left
   without options aborts the choice at once (no level is entered), and one
   left with a single option is pushed on `force`, to be chosen at the next
