@@ -17,8 +17,8 @@ layout predates the head tables (each item's place and size just before its
 segment) is recognised by its `build` refusing the newer size.
 
 Puzzles that the first build does not finish within `--max-nodes` nodes are
-left out (one kakuro; sudoku-25x25 is not in the list). Exits 1 if the builds disagree on a
-count, nodes or updates (they must run one search).
+left out (one kakuro; sudoku-25x25 is not in the list). Exits 1 if the
+builds disagree on a count, nodes or updates (they must run one search).
 """
 
 from __future__ import annotations
