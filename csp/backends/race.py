@@ -101,10 +101,14 @@ QUIET_SECONDS = 0.5
 BUFFER = 10_000
 """The largest `limit` raced to the end: each member may keep that many solutions."""
 
-HEAD_START = 0.05
+HEAD_START = 0.02
 """Seconds the member run in this process searches alone before the others
 are started (once it has run here before: `WARMED`): a problem it settles
-in less never pays for a process."""
+in less never pays for a process. About what starting and stopping them
+costs (a fork of a few ms, reaping the losers, the member building its
+model: 15-25 ms on a 36x36 sudoku), so that neither the easy problems nor
+the hard ones pay much more than twice that cost; a 9x9 sudoku takes `bitmask`
+1-2 ms (bench/RESULTS.md, section 18)."""
 
 WARMED: set[str] = set()
 """The members that have run a slice in this process: their kernels are
