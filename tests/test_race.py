@@ -106,6 +106,21 @@ def test_a_problem_settled_in_the_head_start_starts_no_process(
     assert extra["race_costs"]["started_with"] is None
 
 
+def test_a_home_member_whose_setup_outlasts_the_head_start_starts_the_others_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its setup took the whole head start (here: none): the others start
+    # before its first slice, even though that slice settles the problem.
+    name = _engines("bitmask", "cpsat")
+    monkeypatch.setattr(race, "HEAD_START", 0.0)
+    monkeypatch.setattr(race, "WARMED", {"bitmask"})
+    result = csp.count(queens_model(4), name)
+    assert (result.count, result.status) == (2, Status.COMPLETE)
+    extra = result.stats.extra
+    assert extra["race"]["cpsat"]["status"] != "NOT STARTED"
+    assert extra["race_costs"]["started_with"] == _start_method()
+    assert not multiprocessing.active_children()
+
+
 def test_a_first_race_starts_the_others_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # The home member's first slice in a process may load its kernels first.
     name = _engines("bitmask", "cpsat")
