@@ -21,7 +21,7 @@ machine, `--repeat` runs every backend that many times per row, interleaved,
 and shows the medians; the load average is printed per row, with `others`:
 the most CPU other processes used during one of the row's shown runs, in
 cores (`quiet.py`; 0.00 is a quiet machine). `--quiet 0.1` runs a large
-puzzle again (up to 10 times) while others used more than 0.1 core.
+puzzle again (up to `--tries` times, 10) while others used more than 0.1 core.
 """
 
 from __future__ import annotations
@@ -113,8 +113,10 @@ def main() -> None:
     parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
     parser.add_argument("--sizes", nargs="+", type=int, default=[36, 25])
     parser.add_argument("--quiet", type=float, default=None, metavar="CORES",
-                        help="run a large puzzle again (up to 10 times) while other processes "
-                             "used more than CORES cores on average during it; default: never")
+                        help="run a large puzzle again (up to --tries times) while other "
+                             "processes used more than CORES cores on average during it; "
+                             "default: never")
+    parser.add_argument("--tries", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each backend on each row, interleaved; the median is "
                              "shown (on a shared machine); default 1")
@@ -189,7 +191,7 @@ def main() -> None:
 def quietly(name: str, puzzle: sudoku.Sudoku, answer: str, args: argparse.Namespace) -> dict:
     """`prove`, with the other processes' CPU use during it (`others`, in cores);
     with `--quiet`, run again while they used more."""
-    for _ in range(10):
+    for _ in range(max(1, args.tries)):
         with Others() as others:
             result = prove(name, puzzle, answer, args.time_limit)
         result["others"] = others.cores
