@@ -35,9 +35,10 @@ fails while running is noted and the others race on.
 
 Where members run: the first member whose backend is `SLICED` (`dlx`,
 `bitmask`, `sat`: searches that come back to Python between short slices)
-runs in this process, alone for `HEAD_START` seconds (a problem it settles
-in less never starts a process: on a batch of easy puzzles the race costs
-little more than that member alone), then interleaved with reading the
+runs in this process, alone for `HEAD_START` seconds, or only for its setup
+if that takes longer (a problem it settles in less never starts a process:
+on a batch of easy puzzles the race costs little more than that member
+alone), then interleaved with reading the
 others' news every `HOME_SLICE` seconds. Each other member runs in a process
 of its own, started by `fork` while this process runs no other Python
 thread: nothing is pickled, imported or loaded again, and a script needs no
