@@ -12,7 +12,7 @@ problem, so the backend's own compilation is included. Answers are checked.
     python bench/bench_bitmask.py --n 0            # every puzzle of every set
     python bench/bench_bitmask.py --backends bitmask dlx --slow-limit 5
 
-The techniques of `bitmask` can be switched off one at a time (`VARIANTS`), and
+The techniques of `bitmask` can be switched one at a time (`VARIANTS`), and
 the hard sudokus (25x25, 36x36) timed one by one against CP-SAT:
 
     python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-restarts cpsat
@@ -21,6 +21,8 @@ the hard sudokus (25x25, 36x36) timed one by one against CP-SAT:
     python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-counts cpsat
         --hard-limit 120
     python bench/bench_bitmask.py --backends bitmask bitmask-no-counts cpsat
+    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-counts
+        bitmask-last cpsat --hard-limit 120
     python bench/bench_bitmask.py --backends bitmask bitmask-no-restarts bitmask-no-matching
         bitmask-no-locked bitmask-no-probe bitmask-wdeg-off bitmask-no-places cpsat dlx
     python bench/bench_bitmask.py --sets 25x25 36x36 --puzzles puzzel1 --backends bitmask
@@ -57,6 +59,7 @@ VARIANTS: dict[str, dict] = {
     "bitmask-no-restarts": {"restarts": 0},
     "bitmask-no-defer": {"defer": False},
     "bitmask-no-counts": {"counts": False},
+    "bitmask-last": {"last": True},
 }
 """`bitmask` with one technique switched from its default (see BitmaskBackend)."""
 SETS = ("top95", "top1465", "17-clue", "16x16", "kakuro", "25x25", "36x36")

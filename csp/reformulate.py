@@ -224,7 +224,8 @@ def model_to_exact_cover(m: Model, *, max_tuples: int = MAX_TUPLES) -> tuple[Exa
     {'a': 1, 'b': 3}
     """
     names = list(m.variables)
-    domains = {x: list(variable.domain) for x, variable in m.variables.items()}
+    domains: dict[Hashable, Sequence[int]] = {x: variable.domain
+                                              for x, variable in m.variables.items()}
     expanded: list[tuple[int, Constraint]] = []
     differents: list[tuple[int, tuple[Hashable, ...]]] = []
     for j, c in enumerate(m.constraints):
@@ -261,7 +262,7 @@ def model_to_exact_cover(m: Model, *, max_tuples: int = MAX_TUPLES) -> tuple[Exa
 def _declare_lowering(
     m: Model,
     names: list[Hashable],
-    domains: dict[Hashable, list[int]],
+    domains: dict[Hashable, Sequence[int]],
     differents: list[tuple[int, tuple[Hashable, ...]]],
     tuples: list[tuple[int, Constraint, list[tuple[int, ...]]]],
     coloured: set[Hashable],
@@ -276,8 +277,7 @@ def _declare_lowering(
     opt_var = np.repeat(np.arange(n), sizes)
     opt_val = np.fromiter(itertools.chain.from_iterable(domains.values()),
                           dtype=np.int64, count=int(sizes.sum()))
-    values = np.unique(opt_val)
-    value_index = np.searchsorted(values, opt_val)
+    values, value_index = _value_index(opt_val)
     # holds[x, i]: whether value i is in x's domain
     holds = np.zeros((n, len(values)), dtype=np.int64)
     holds[opt_var, value_index] = 1
@@ -291,10 +291,13 @@ def _declare_lowering(
                               count=len(differents))
     pair_diff = np.repeat(np.arange(len(differents)), scope_sizes)
     # holders[j, i]: how many variables of all-different j may take value i
-    cells = (pair_diff[:, None] * len(values) + np.arange(len(values))).ravel()
-    holders = np.bincount(cells, weights=holds[pair_var].ravel(),
-                          minlength=len(differents) * len(values)
-                          ).astype(np.int64).reshape(len(differents), len(values))
+    if len(differents) and scope_sizes.min() > 0:  # reduceat needs every scope nonempty
+        holders = np.add.reduceat(holds[pair_var], np.cumsum(scope_sizes) - scope_sizes, axis=0)
+    else:
+        cells = (pair_diff[:, None] * len(values) + np.arange(len(values))).ravel()
+        holders = np.bincount(cells, weights=holds[pair_var].ravel(),
+                              minlength=len(differents) * len(values)
+                              ).astype(np.int64).reshape(len(differents), len(values))
     present = holders > 0
     permutation = present.sum(axis=1) <= scope_sizes
     is_primary = present & permutation[:, None]
@@ -303,7 +306,7 @@ def _declare_lowering(
     secondary_d, secondary_i = np.nonzero(is_secondary)
     diff_code = np.full((len(differents), len(values)), -1, dtype=np.int64)
     diff_code[primary_d, primary_i] = n + len(tuples) + np.arange(len(primary_d))
-    colour_vars = [x for x in names if x in coloured]
+    colour_vars = [x for x in names if x in coloured] if coloured else []
     n_primary = n + len(tuples) + len(primary_d)
     n_val = len(colour_vars)
     diff_code[secondary_d, secondary_i] = n_primary + n_val + np.arange(len(secondary_d))
@@ -342,10 +345,15 @@ def _declare_lowering(
     # the pair of each entry: its variable's first pair, plus its rank in its option
     pair = np.arange(len(diff_option), dtype=np.int32) + np.repeat(
         (first_pair[opt_var] - (np.cumsum(per) - per)).astype(np.int32), per)
-    diff_item = diff_code[pair_d[pair], np.repeat(value_index, per)]
+    # (flat indices: a gather from one row-major array is cheaper than a 2-D one)
+    pair_row = (pair_d * len(values)).astype(np.int32)
+    diff_item = diff_code.ravel()[pair_row[pair] + value_index[diff_option]]
     keep = diff_item >= 0
-    diff_option, diff_item = diff_option[keep], diff_item[keep]
-    counts = 1 + has_val + np.bincount(diff_option, minlength=n_assign)
+    if keep.all():  # every (all-different, value) item exists, as in a sudoku
+        counts = 1 + has_val + per
+    else:
+        diff_option, diff_item = diff_option[keep], diff_item[keep]
+        counts = 1 + has_val + np.bincount(diff_option, minlength=n_assign)
     first = np.cumsum(counts) - counts  # each option's first entry
     entry_items = np.empty(int(counts.sum()), dtype=np.int32)
     entry_colours = np.zeros(len(entry_items), dtype=np.int32)
@@ -400,6 +408,28 @@ def _declare_lowering(
         return Assignment((x, found[x]) for x in names)
 
     return xc, decode
+
+
+def _value_index(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct `values`, sorted, and each value's index among them: a
+    table over the range when it is small (the usual domains, 1..n), else
+    `np.unique`'s sort.
+
+    >>> [a.tolist() for a in _value_index(np.array([3, 1, 3, 7]))]
+    [[1, 3, 7], [1, 0, 1, 2]]
+    """
+    if len(values) == 0:
+        return values, values
+    low = int(values.min())
+    span = int(values.max()) - low + 1
+    if span > 4 * len(values) + 64:
+        distinct, index = np.unique(values, return_inverse=True)
+        return distinct, index.reshape(-1)
+    seen = np.zeros(span, dtype=np.int32)
+    shifted = values - low
+    seen[shifted] = 1
+    distinct = np.flatnonzero(seen)
+    return distinct + low, (np.cumsum(seen) - 1)[shifted]
 
 
 def _payloads(names: list[Hashable], opt_var: np.ndarray, opt_val: np.ndarray,

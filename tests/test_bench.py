@@ -291,6 +291,18 @@ def test_bench_cells_checks_both_engines_counts(tmp_path, shared_data) -> None:
     assert row.split(" | ")[1] == "92"
 
 
+def test_bench_cells_builds_compares_builds_of_the_c_kernel(capsys) -> None:
+    from csp.backends.dlx import cells
+
+    if cells.native is None:
+        pytest.skip("the C kernel is not built here")
+    built = cells.native.__file__
+    assert _script("bench_cells_builds").main([built, built, "--repeat", "1",
+                                               "--names", "queens-8", "kakuro-upto100cells"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+    assert rows[1].startswith("| queens-8 | 947 | ") and rows[2].startswith("| kakuro-upto100cells")
+
+
 def test_bench_dlx_engines_runs_the_three_engines_and_lowers_csps(tmp_path, shared_data) -> None:
     out = tmp_path / "engines.md"
     names = ["queens-8", "kakuro-upto100cells"]

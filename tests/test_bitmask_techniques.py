@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from shared_models import brute_force, overlapping_all_differents, queens_model
 
 import csp
-from csp import Model, Status
+from csp import AllDifferent, Model, Status
 from csp.backends.bitmask import BitmaskBackend, kernel, learn
 from csp.bench.instances import OPENED_COUNT, sudoku_opened
 from csp.problems import kakuro, sudoku
@@ -32,6 +32,8 @@ VARIANTS = {
     "no-places": {"places": False},
     "no-defer": {"defer": False},
     "no-counts": {"counts": False},
+    "last-conflict": {"last": True},
+    "last-conflict-restarts-1": {"last": True, "restarts": 1},
     # Counted places and no strong reasoning: a narrowing that leaves no single wakes nothing.
     "singles-only": {"matching": False, "locked": False},
     # A restart after the first failure, then after 2, 4, 7, ... more: many
@@ -142,13 +144,16 @@ def test_deferred_strong_reasoning_settles_the_same_root(shared_data: Path) -> N
 
 
 def _recount(problem, state) -> np.ndarray:
-    """The places of every value in every all-different, counted from the domains."""
+    """The places of every value in every all-different (as a mask of positions
+    in it), read from the domains."""
     places = np.zeros_like(state.places)
     for c in np.flatnonzero(problem.kind == kernel.ALLDIFF):
-        for e in range(problem.cstart[c], problem.cstart[c + 1]):
+        a = problem.cstart[c]
+        for e in range(a, problem.cstart[c + 1]):
             m = int(kernel._to_common(problem, e, state.dom[problem.cvars[e]]))
             for k in range(64):
-                places[c * 64 + k] += (m >> k) & 1
+                if (m >> k) & 1:
+                    places[c * 64 + k] |= 1 << int(e - a)
     return places
 
 
@@ -170,6 +175,47 @@ def test_counted_places_follow_the_domains_and_settle_the_same_root(shared_data:
         if search.state.st[kernel.RESTARTS] >= 3:
             break
     assert search.state.st[kernel.RESTARTS] >= 3
+
+
+def _copy(state: kernel.State) -> kernel.State:
+    return kernel.State(*(a.copy() for a in state))
+
+
+def test_matching_by_places_prunes_as_edge_by_edge(shared_data: Path) -> None:
+    # The matching's pruning read from the place masks (counts on) equals the
+    # one from the graph built edge by edge (counts off), all-different by
+    # all-different, on domains that only singles have settled: at the root
+    # and mid-search, of a search with restarts and singles only.
+    _, _, model = _large_sudoku(shared_data, "TestData25-puzzel1")
+    singles = BitmaskBackend(matching=False, locked=False, probe=False, restarts=5)
+    search = singles.solutions(model)
+    states = [(search.arrays, _copy(_root(singles, model)))]
+    for _ in range(6):
+        search._advance(True, 40)
+        states.append((search.arrays, _copy(search.state)))  # (nogoods added at restarts)
+    pruned = 0
+    for problem, state in states:
+        for c in np.flatnonzero(problem.kind == kernel.ALLDIFF):
+            by = {}
+            for mode in (kernel.COUNTS_STRONG, kernel.COUNTS_OFF):
+                copy = _copy(state)
+                copy.st[kernel.OPT_COUNTS] = mode
+                by[mode] = (bool(kernel._matching(problem, copy, c)), copy.dom)
+            assert by[kernel.COUNTS_STRONG][0] == by[kernel.COUNTS_OFF][0]
+            assert (by[kernel.COUNTS_STRONG][1] == by[kernel.COUNTS_OFF][1]).all()
+            pruned += int((by[kernel.COUNTS_OFF][1] != state.dom).sum())
+    assert pruned > 0  # the states leave the matching something to find
+
+
+def test_an_all_different_too_wide_for_place_masks() -> None:
+    # Places are kept as masks of positions, for all-differents of at most 64
+    # cells; a wider one (a staircase: x_i in {i, i + 1}, 70 cells) always
+    # wakes its singles. Its solutions: x_i = i below a gap k, i + 1 from it.
+    m = Model()
+    xs = [m.var(f"x{i}", (i, i + 1)) for i in range(70)]
+    m.add(AllDifferent(xs))
+    for options in ({}, {"counts": False}, {"restarts": 1}):
+        assert BitmaskBackend(**options).count(m).count == 71
 
 
 def test_nogoods_of_a_branch() -> None:
@@ -201,6 +247,8 @@ def test_bad_options() -> None:
         BitmaskBackend(counts="no")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="defer must be True or False, not 2"):
         BitmaskBackend(defer=2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="last must be True or False, not 'yes'"):
+        BitmaskBackend(last="yes")  # type: ignore[arg-type]
 
 
 # -- random models: every variant against brute force -------------------------------

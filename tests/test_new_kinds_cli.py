@@ -72,3 +72,4 @@ def test_a_negative_size_on_the_command_line_is_named_as_a_size(capsys, monkeypa
     code, out, err = solve(capsys, monkeypatch, kind, "-1")
     assert code == 2 and out == ""
     assert "'-1' is not" in err and "No such file" not in err, err
+    assert "column" not in err, err  # a size, not a cell of a 1x1 square

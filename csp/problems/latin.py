@@ -79,7 +79,7 @@ def puzzles(text: str) -> Iterator[Latin | InputError]:
 
 def _puzzle(block: list[tuple[int, str]]) -> Latin:
     first, line = block[0]
-    if len(block) == 1 and line.isascii() and line.isdigit():
+    if len(block) == 1 and inline(line) is not None:  # a size, "-1" included
         if int(line) < 1:
             raise InputError(f"{line!r} is not a size (a whole number >= 1)",
                              line=first, token=line)

@@ -97,7 +97,7 @@ class BitmaskBackend:
 
     def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
                  wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
-                 defer: bool = True, counts: bool = True) -> None:
+                 defer: bool = True, counts: bool = True, last: bool = False) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -113,12 +113,16 @@ class BitmaskBackend:
         all-different are counted as domains shrink, so that a narrowing wakes
         an all-different's singles only when it fixes a cell or leaves a value
         one place (or none) there, and otherwise only its deferred strong
-        reasoning (False: every narrowing wakes the singles). Solution counts
+        reasoning (False: every narrowing wakes the singles); `last`:
+        last-conflict reasoning, the choice (a variable, or a value's places)
+        whose decision failed last is branched on again, before the usual
+        choice, until a decision on it succeeds (off by default: more nodes
+        in all on the large sudokus, bench/RESULTS.md 17c). Solution counts
         do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
         switches = {"matching": matching, "locked": locked, "probe": probe, "places": places,
-                    "defer": defer, "counts": counts}
+                    "defer": defer, "counts": counts, "last": last}
         for name, value in switches.items():
             # A truthy string such as "no" would silently switch a technique on.
             if not isinstance(value, bool):
@@ -126,7 +130,7 @@ class BitmaskBackend:
         if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 0:
             raise ValueError(f"restarts must be a whole number >= 0, not {restarts!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
-                                      defer, counts)
+                                      defer, counts, last)
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that

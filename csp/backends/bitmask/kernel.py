@@ -14,9 +14,10 @@ of the fewest-candidates rule go to the variable whose constraints failed most
 often so far (dom/wdeg). The strong reasoning of an all-different (matching,
 intersections) waits in a second queue until the singles of every constraint
 have settled, so that it runs once on settled domains (`defer`); the places
-of each value in each all-different are counted as domains shrink, so that
-a narrowing wakes an all-different's singles only when it fixes a cell or
-leaves a value one place there (`counts`). Together
+of each value in each all-different are kept (a mask of its cells) as domains
+shrink, so that a narrowing wakes an all-different's singles only when it
+fixes a cell or leaves a value one place there, and matching and
+intersections read them rather than rebuild them (`counts`). Together
 they count the 25x25 and 36x36 sudokus of the shared data in seconds, where
 singles alone did not finish in minutes.
 
@@ -97,8 +98,13 @@ State = namedtuple(
         "work",  # all-different scratch: 6 blocks of 64 (see _matching)
         "strong",  # all-differents whose strong reasoning is due (circular; see OPT_DEFER)
         "instrong",  # 1 if the all-different is in `strong`
-        "places",  # per (all-different c, common bit b), at c * 64 + b: the cells that
-                   # can take b (kept up to date by _narrow and _undo; see OPT_COUNTS)
+        "places",  # per (all-different c of at most 64 cells, common bit b), at c * 64 + b:
+                   # the positions in c of the cells that can take b, as a bit mask
+                   # (kept up to date by _narrow and _undo; see OPT_COUNTS)
+        "values",  # per all-different c: the values with places in c at the root
+                   # (set with `places`; a superset of them below it)
+        "changed",  # per all-different c: the values whose places in c changed since
+                    # its intersections last ran to the end (with OPT_COUNTS)
         "st",  # the scalars below
     ],
 )
@@ -134,7 +140,10 @@ SHEAD = 20  # the queue `strong`
 SCOUNT = 21
 STRONG = 22  # runs of the strong reasoning (matching, intersections) of an all-different
 OPT_COUNTS = 23  # COUNTS_OFF, or how a narrowing that leaves no single wakes an all-different
-STATE_SIZE = 24
+OPT_LAST = 24  # 1: last-conflict reasoning (branch again on the choice whose decision failed)
+LAST_CHOICE = 25  # the last conflict: 0 (none), v + 1 (variable v) or -(c + 1) (a value of c)
+LAST_BIT = 26  # for a value of c: that value, in c's common space
+STATE_SIZE = 27
 
 COUNTS_OFF = 0  # every narrowing queues the singles of the variable's all-differents
 COUNTS_STRONG = 1  # a narrowing that fixes no cell and leaves every removed value in two
@@ -154,8 +163,8 @@ RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 
 
 Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
-                                 "defer", "counts"],
-                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True])
+                                 "defer", "counts", "last"],
+                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -173,6 +182,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_PLACES] = int(options.places)
     st[RESTART_AT] = int(options.restarts)
     st[OPT_DEFER] = int(options.defer)
+    st[OPT_LAST] = int(options.last)
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every
     # narrowing must wake that, and counting places would spare nothing.
@@ -197,6 +207,8 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         strong=np.zeros(max(n_cons, 1), dtype=np.int64),
         instrong=np.zeros(max(n_cons, 1), dtype=np.int64),
         places=np.zeros(max(n_cons, 1) * 64, dtype=np.int64),
+        values=np.zeros(max(n_cons, 1), dtype=np.int64),
+        changed=np.zeros(max(n_cons, 1), dtype=np.int64),
         st=st,
     )
 
@@ -240,17 +252,21 @@ def _narrow(p, s, v, new):
     end = p.vcstart[v + 1] if fixed else p.vcnog[v]
     for i in range(p.vcstart[v], end):
         c = p.vcons[i]
-        if counting != COUNTS_OFF and p.kind[c] == ALLDIFF:
+        if counting != COUNTS_OFF and p.kind[c] == ALLDIFF and _small(p, c):
             # The singles of c can find something only if a cell is fixed or a
             # removed value is left with one place (or none) in c.
-            gone = _to_common(p, p.ventry[i], old & ~new)
+            e = p.ventry[i]
+            gone = _to_common(p, e, old & ~new)
+            s.changed[c] |= gone
             single = fixed
             base = c << 6
+            keep = ~(1 << (e - p.cstart[c]))
             while gone != 0:
                 k = base + lowest(gone)
                 gone &= gone - 1
-                s.places[k] -= 1
-                if s.places[k] <= 1:
+                where = s.places[k] & keep
+                s.places[k] = where
+                if where & (where - 1) == 0:
                     single = True
             if not single:
                 if counting == COUNTS_STRONG and s.inq[c] == 0:
@@ -277,19 +293,33 @@ def _push_strong(s, c):
         s.st[SCOUNT] += 1
 
 
+@_jit(inline="always")
+def _small(p, c):
+    """True if constraint c has at most 64 cells: its places fit in a mask."""
+    return p.cstart[c + 1] - p.cstart[c] <= 64
+
+
 @_jit
 def _count_places(p, s):
-    """Set `places` from the domains (at the root; narrowings keep it up to date)."""
+    """Set `places` from the domains (at the root; narrowings keep it up to date).
+    An all-different of more than 64 cells has none: its singles always wake."""
     for c in range(p.kind.shape[0]):
         if p.kind[c] != ALLDIFF:
             continue
         base = c << 6
         for k in range(64):
             s.places[base + k] = 0
+        s.values[c] = 0
+        s.changed[c] = 0
+        if not _small(p, c):
+            continue
         for e in range(p.cstart[c], p.cstart[c + 1]):
             m = _to_common(p, e, s.dom[p.cvars[e]])
+            s.values[c] |= m
+            s.changed[c] |= m
+            pos = 1 << (e - p.cstart[c])
             while m != 0:
-                s.places[base + lowest(m)] += 1
+                s.places[base + lowest(m)] |= pos
                 m &= m - 1
 
 
@@ -305,11 +335,13 @@ def _undo(p, s, mark):
             back = old & ~s.dom[v]
             for i in range(p.vcstart[v], p.vcnog[v]):
                 c = p.vcons[i]
-                if p.kind[c] == ALLDIFF:
+                if p.kind[c] == ALLDIFF and _small(p, c):
                     base = c << 6
-                    m = _to_common(p, p.ventry[i], back)
+                    e = p.ventry[i]
+                    pos = 1 << (e - p.cstart[c])
+                    m = _to_common(p, e, back)
                     while m != 0:
-                        s.places[base + lowest(m)] += 1
+                        s.places[base + lowest(m)] |= pos
                         m &= m - 1
         s.dom[v] = old
     s.st[TRAIL] = t
@@ -503,6 +535,8 @@ def _matching(p, s, c):
     free_values = values
     for i in range(n):
         free_values &= ~(1 << s.match[a0 + w[W_OPEN + i]])
+    if s.st[OPT_COUNTS] != COUNTS_OFF:
+        return _prune_by_places(p, s, c, n, values, free_values)
     # reach[i]: the open entries i reaches in one step; the sign bit: a free value.
     for i in range(n):
         m = w[W_DOM + i]
@@ -541,6 +575,93 @@ def _matching(p, s, c):
             if not _narrow(p, s, v, _from_common(p, e, v, keep)):
                 return False
     return True
+
+
+@_jit(inline="always")
+def _prune_by_places(p, s, c, n, values, free_values):
+    """The pruning of `_matching` from its maximum matching, with the steps of
+    its graph read from masks rather than built edge by edge: entry x steps to
+    the owners of the values it can take (forward, over values: value a steps
+    to the values its owner can take), and is stepped to from the cells that
+    can take its value (backward, over positions: the kept place mask of that
+    value). Each strongly connected component is one forward and one backward
+    search; an entry keeps the values owned in its component, those owned by
+    an entry that reaches a free value, and the free values. The same pruning
+    (it is unique), in about O(n) steps where the edges are O(n * values)."""
+    a0 = p.cstart[c]
+    w = s.work
+    base = c << 6
+    # W_REACH, per position: its index among the open entries.
+    open_pos = 0
+    for i in range(n):
+        x = w[W_OPEN + i]
+        open_pos |= 1 << x
+        w[W_REACH + x] = i
+    # The entries that reach a free value: those that can take one, and back.
+    reach_free = 0
+    bits = free_values
+    while bits != 0:
+        reach_free |= s.places[base + lowest(bits)]
+        bits &= bits - 1
+    reach_free = _stepped_back(s, a0, base, reach_free & open_pos, open_pos)
+    allowed = free_values | _matched(s, a0, reach_free)
+    remaining = values & ~free_values  # the matched values not yet in a component
+    while remaining != 0:
+        r = remaining & -remaining
+        forward = r
+        todo = r
+        while todo != 0:
+            val = lowest(todo)
+            todo &= todo - 1
+            new = w[W_DOM + w[W_OWNER + val]] & remaining & ~forward
+            forward |= new
+            todo |= new
+        within = 0  # the forward set, as positions
+        while forward != 0:
+            within |= 1 << w[W_OPEN + w[W_OWNER + lowest(forward)]]
+            forward &= forward - 1
+        backward = _stepped_back(s, a0, base, 1 << w[W_OPEN + w[W_OWNER + lowest(r)]], within)
+        component = _matched(s, a0, backward)  # its values
+        remaining &= ~component
+        bits = backward
+        while bits != 0:
+            w[W_QUEUE + w[W_REACH + lowest(bits)]] = component
+            bits &= bits - 1
+    for i in range(n):
+        m = w[W_DOM + i]
+        keep = m & (allowed | w[W_QUEUE + i])
+        if keep != m:
+            e = a0 + w[W_OPEN + i]
+            v = p.cvars[e]
+            if not _narrow(p, s, v, _from_common(p, e, v, keep)):
+                return False
+    return True
+
+
+@_jit(inline="always")
+def _stepped_back(s, a0, base, start, within):
+    """The positions (of all-different c: its entries from a0, its places from
+    base) that reach the set `start` of positions, staying `within` a set: a
+    cell steps to x if it can take x's matched value."""
+    seen = start
+    todo = start
+    while todo != 0:
+        x = lowest(todo)
+        todo &= todo - 1
+        new = s.places[base + s.match[a0 + x]] & within & ~seen
+        seen |= new
+        todo |= new
+    return seen
+
+
+@_jit(inline="always")
+def _matched(s, a0, positions):
+    """The values matched to a set of positions (from entry a0 on)."""
+    out = 0
+    while positions != 0:
+        out |= 1 << s.match[a0 + lowest(positions)]
+        positions &= positions - 1
+    return out
 
 
 @_jit(inline="always")
@@ -597,11 +718,13 @@ def _locked(p, s, c):
     value; a value A can place only in cells it shares with B is placed there, so
     B's other cells lose it (a sudoku row and box, generally any overlapping pair).
 
-    The places of each value in A are gathered in one pass over A (the masks
-    transposed); the overlaps that hold all of a value's places are then the
-    intersection of the overlaps of each place, usually settled at the second.
-    With counted places, a claim B has no place of outside the overlap (one
-    applied on an earlier run: claims last down the tree) skips B's scan."""
+    The places of each value in A are its kept place mask (with counted places)
+    or gathered in one pass over A (the masks transposed); the overlaps that
+    hold all of a value's places are then the intersection of the overlaps of
+    each place, usually settled at the second. With counted places, B's
+    cells that lose a claimed value are read from B's place masks: none when
+    the claim was applied on an earlier run (claims last down the tree), where
+    a scan of B's cells would find nothing."""
     a, b = p.cstart[c], p.cstart[c + 1]
     k0, k1 = p.lc_start[c], p.lc_start[c + 1]
     if k0 == k1:
@@ -611,22 +734,46 @@ def _locked(p, s, c):
     # (bit k - k0); W_PREV: per overlap, the values it claims.
     values = 0
     placed = 0  # the values of A's fixed cells: B's singles take those out of B
-    for e in range(a, b):
-        m = _to_common(p, e, s.dom[p.cvars[e]])
-        if m & (m - 1) == 0:
-            placed |= m
-        new = m & ~values
-        while new != 0:
-            w[W_OWNER + lowest(new)] = 0
-            new &= new - 1
-        values |= m
-        pos = 1 << (e - a)
-        while m != 0:
-            w[W_OWNER + lowest(m)] |= pos
-            m &= m - 1
+    counted = s.st[OPT_COUNTS] != COUNTS_OFF
+    if counted:
+        base = c << 6
+        bits = s.values[c]
+        while bits != 0:
+            val = lowest(bits)
+            bits &= bits - 1
+            where = s.places[base + val]
+            w[W_OWNER + val] = where
+            if where != 0:
+                values |= 1 << val
+                if where & (where - 1) == 0:
+                    d = s.dom[p.cvars[a + lowest(where)]]
+                    if d & (d - 1) == 0:
+                        placed |= 1 << val
+    else:
+        for e in range(a, b):
+            m = _to_common(p, e, s.dom[p.cvars[e]])
+            if m & (m - 1) == 0:
+                placed |= m
+            new = m & ~values
+            while new != 0:
+                w[W_OWNER + lowest(new)] = 0
+                new &= new - 1
+            values |= m
+            pos = 1 << (e - a)
+            while m != 0:
+                w[W_OWNER + lowest(m)] |= pos
+                m &= m - 1
     if popcount(values) != b - a:
         return True  # a value may go unused: no value is bound to be placed in A
-    counted = s.st[OPT_COUNTS] != COUNTS_OFF
+    claimable = values & ~placed
+    if counted:
+        # A claim on a value whose places did not change since the last run
+        # was found then and applied (every state undone to is a fixpoint),
+        # and B's cells have only lost values since.
+        claimable &= s.changed[c]
+        s.changed[c] = 0
+        if claimable == 0:
+            return True
     wide = k1 - k0 > 63  # too many overlaps for one mask: test each
     if not wide:
         for i in range(b - a):
@@ -638,7 +785,7 @@ def _locked(p, s, c):
             while in_a != 0:
                 w[W_REACH + lowest(in_a)] |= bit
                 in_a &= in_a - 1
-        bits = values & ~placed
+        bits = claimable
         while bits != 0:
             val = lowest(bits)
             bits &= bits - 1
@@ -655,7 +802,7 @@ def _locked(p, s, c):
         claim = 0
         if wide:
             in_a = p.lc_in_a[k]
-            bits = values & ~placed
+            bits = claimable
             while bits != 0:
                 val = lowest(bits)
                 bits &= bits - 1
@@ -663,24 +810,27 @@ def _locked(p, s, c):
                     claim |= 1 << val
         else:
             claim = w[W_PREV + k - k0]
+        if claim == 0:
+            continue
         other = p.lc_other[k]
-        if counted and claim != 0:
-            # A claim found on an earlier run has usually been applied: B's
-            # places of the value are then A's (all in the overlap), nothing to remove.
+        in_b = p.lc_in_b[k]
+        ob = p.cstart[other]
+        if counted:
+            # B's cells outside the overlap that can take a claimed value, in
+            # the order of a scan (none if the claim was applied before).
+            cells = 0
             rest = claim
             base = other << 6
             while rest != 0:
-                val = lowest(rest)
+                cells |= s.places[base + lowest(rest)]
                 rest &= rest - 1
-                if s.places[base + val] <= popcount(w[W_OWNER + val]):
-                    claim &= ~(1 << val)
-        if claim == 0:
-            continue
-        in_b = p.lc_in_b[k]
-        ob = p.cstart[other]
-        for e in range(ob, p.cstart[other + 1]):
-            if (in_b >> (e - ob)) & 1:
-                continue
+            cells &= ~in_b
+        else:
+            cells = ~in_b & ((1 << (p.cstart[other + 1] - ob)) - 1 if p.cstart[other + 1] - ob < 64
+                             else -1)
+        while cells != 0:
+            e = ob + lowest(cells)
+            cells &= cells - 1
             v = p.cvars[e]
             m = _to_common(p, e, s.dom[v])
             if m & claim:
@@ -910,6 +1060,16 @@ def _not_equal(p, s, c):
     return True
 
 
+@_jit(inline="always")
+def _pop(queue, st, head_slot, count_slot):
+    """Take the first constraint of a circular queue (its head and length in
+    `st` at those slots)."""
+    head = st[head_slot]
+    st[head_slot] = head + 1 if head + 1 < queue.shape[0] else 0
+    st[count_slot] -= 1
+    return queue[head]
+
+
 @_jit
 def _propagate(p, s):
     """Run queued constraints until none is left (True) or one fails (False).
@@ -919,15 +1079,11 @@ def _propagate(p, s):
     until no constraint is left in the first: one run then sees the settled
     domains, where running it at once after every change would run it again
     after each of the narrowings the singles go on making."""
-    size = s.queue.shape[0]
     st = s.st
     defer = st[OPT_DEFER] != 0 and (st[OPT_MATCHING] != 0 or st[OPT_LOCKED] != 0)
     while True:
         if st[QCOUNT] > 0:
-            head = st[QHEAD]
-            c = s.queue[head]
-            st[QHEAD] = head + 1 if head + 1 < size else 0
-            st[QCOUNT] -= 1
+            c = _pop(s.queue, st, QHEAD, QCOUNT)
             st[PROPAGATIONS] += 1
             # inq[c] stays 1 while c runs: each propagator reaches its own fixpoint.
             kind = p.kind[c]
@@ -950,10 +1106,7 @@ def _propagate(p, s):
             else:
                 ok = _not_equal(p, s, c)
         elif st[SCOUNT] > 0:
-            head = st[SHEAD]
-            c = s.strong[head]
-            st[SHEAD] = head + 1 if head + 1 < size else 0
-            st[SCOUNT] -= 1
+            c = _pop(s.strong, st, SHEAD, SCOUNT)
             st[STRONG] += 1
             # c's own narrowings need no singles pass of c, nor another strong
             # run: matching leaves nothing to find.
@@ -968,15 +1121,9 @@ def _propagate(p, s):
             for e in range(p.cstart[c], p.cstart[c + 1]):
                 s.vweight[p.cvars[e]] += 1
             while st[QCOUNT] > 0:
-                head = st[QHEAD]
-                s.inq[s.queue[head]] = 0
-                st[QHEAD] = head + 1 if head + 1 < size else 0
-                st[QCOUNT] -= 1
+                s.inq[_pop(s.queue, st, QHEAD, QCOUNT)] = 0
             while st[SCOUNT] > 0:
-                head = st[SHEAD]
-                s.instrong[s.strong[head]] = 0
-                st[SHEAD] = head + 1 if head + 1 < size else 0
-                st[SCOUNT] -= 1
+                s.instrong[_pop(s.strong, st, SHEAD, SCOUNT)] = 0
             return False
 
 
@@ -1029,9 +1176,11 @@ def _choose(p, s, depth):
     smaller, the places left for a value in an all-different whose values must
     all be used (as Algorithm X's MRV over "row r has digit d" items).
     """
+    dom = s.dom
+    if s.st[LAST_CHOICE] != 0 and _choose_last(p, s, depth):
+        return True
     best = -1
     best_size = 65
-    dom = s.dom
     best_w = 0
     wdeg = s.st[OPT_WDEG]
     for v in range(dom.shape[0]):
@@ -1098,6 +1247,51 @@ def _choose(p, s, depth):
         s.rem[depth] = places
         s.first[depth] = places
     return True
+
+
+@_jit(inline="always")
+def _choose_last(p, s, depth):
+    """Branch again on the last conflict (the choice whose decision failed last),
+    if it is still open: a variable with two values or more, or a value of an
+    all-different not yet placed, with two places or more (Lecoutre et al.,
+    "Reasoning from last conflict(s) in constraint programming", 2009). False
+    if it is settled: the usual choice then."""
+    choice = s.st[LAST_CHOICE]
+    if choice > 0:
+        v = choice - 1
+        d = s.dom[v]
+        if d & (d - 1) == 0:
+            return False
+        s.var_at[depth] = v
+        s.rem[depth] = d
+        s.first[depth] = d
+        return True
+    c = -choice - 1
+    bit = s.st[LAST_BIT]
+    a, b = p.cstart[c], p.cstart[c + 1]
+    places = 0
+    for e in range(a, b):
+        m = _to_common(p, e, s.dom[p.cvars[e]])
+        if m & bit:
+            if m == bit:
+                return False  # placed
+            places |= 1 << (e - a)
+    if places & (places - 1) == 0:
+        return False
+    s.var_at[depth] = choice
+    s.vbit[depth] = bit
+    s.rem[depth] = places
+    s.first[depth] = places
+    return True
+
+
+@_jit(inline="always")
+def _is_last(s, depth):
+    """True if the choice of level `depth` is the last conflict."""
+    w = s.var_at[depth]
+    if w >= 0:
+        return s.st[LAST_CHOICE] == w + 1
+    return s.st[LAST_CHOICE] == w and s.st[LAST_BIT] == s.vbit[depth]
 
 
 # -- search ---------------------------------------------------------------------------
@@ -1183,5 +1377,11 @@ def search(p, s, count_only, budget):
                 bit = _from_common(p, e, v, s.vbit[depth])
             if _narrow(p, s, v, bit) and _propagate(p, s):
                 st[PHASE] = PHASE_CHOOSE
+                if st[LAST_CHOICE] != 0 and _is_last(s, depth):
+                    st[LAST_CHOICE] = 0  # the conflict is passed: back to the usual choice
             else:
                 st[FAILURES] += 1
+                if st[OPT_LAST] != 0 and st[LAST_CHOICE] == 0:
+                    w = s.var_at[depth]
+                    st[LAST_CHOICE] = w + 1 if w >= 0 else w
+                    st[LAST_BIT] = s.vbit[depth]

@@ -146,6 +146,7 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
     fresh.st[kernel.SCOUNT] = 0
     fresh.st[kernel.OPT_PROBE] = 0  # the root was probed before the first restart
     fresh.st[kernel.RESTARTS] += 1
+    fresh.st[kernel.LAST_CHOICE] = 0  # a new tree: no conflict yet
     fresh.st[kernel.RESTART_AT] = int(s.st[kernel.FAILURES]) + cutoff
     fresh.weight[:n_old] = s.weight[:n_old]
     fresh.vweight[:] = s.vweight

@@ -12,6 +12,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#define NOINLINE __declspec(noinline)
+#else
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
+#endif
+
 /* An index known to be non-negative, widened without sign extension. */
 #define U(x) ((size_t)(uint32_t)(x))
 
@@ -32,29 +40,59 @@ enum { FORWARD, ADVANCE, BACKUP, ABORT };
 enum { PUZZLE = 0, STARTED = 1 };
 enum { OUT_SOLUTIONS = 0, OUT_NODES = 1, OUT_UPDATES = 2, OUT_DONE = 3, OUT_SIZE = 4 };
 
+/* A branching level copies every item's size (instead of the active items'
+ * (item, size) pairs) when n_items <= COPY_RATIO * its active items
+ * (cells_kernel.COPY_RATIO). */
+#define COPY_RATIO 4
+
 typedef struct {
     int32_t *nd, *sets, *item, *choice, *saved, *saved_ap, *stack, *force;
     int64_t *state;
     Py_ssize_t n_stack;    /* entries of `stack` */
     Py_ssize_t n_primary;  /* len(saved_ap) - 2 */
+    Py_ssize_t n_items;    /* len(item) */
 } Cells;
+
+/* The heads of the items (cells_kernel): from sets[HEADS] on, each item's
+ * size; from sets[pairs_at(n_items)] on, two entries per item: the place of
+ * its first entry in `sets` (its segment), its place in `item`. */
+enum { HEADS = 4 };
+
+static inline int64_t pairs_at(int64_t n_items)
+{
+    return HEADS + n_items + (n_items & 1);
+}
+
+typedef struct {
+    int32_t *size, *place, *start;
+} Heads;
+
+static inline Heads heads(int32_t *sets, int64_t n_items)
+{
+    int32_t *pairs = sets + pairs_at(n_items);
+    Heads h = {sets + HEADS, pairs + 1, pairs};
+    return h;
+}
 
 /* -- The kernel (cells_kernel._hide, _deactivate, _take, _commit, search, choose) -- */
 
 /* Hide the options of item c (those without `colour` if it is nonzero) from
  * every other active set; with `check`, stop (return 0) at an active primary
  * item left without options and force one left with a single option. */
-static inline int hide(int32_t *restrict nd, int32_t *restrict sets, int32_t *restrict force,
-                       int32_t c, int32_t colour, int check, int64_t ap, int64_t oap,
-                       int64_t oas, int32_t second, int64_t *forced, int64_t *updates)
+static inline int hide(int32_t *restrict nd, int32_t *restrict sets, Heads h,
+                       int32_t *restrict force, int32_t c, int32_t colour, int check, int64_t ap,
+                       int64_t oap, int64_t oas, int32_t second, int64_t *forced,
+                       int64_t *updates)
 {
     /* Counters and bounds in locals (the stores into the arrays cannot touch
      * them), indices widened unsigned (never negative here: no sign extension).
      * Measured: 6x10 pentominoes 13% faster than plain indexing. */
-    const int32_t end = c + sets[c - 1], ap32 = (int32_t)ap;
+    int32_t *restrict size = h.size;
+    const int32_t *restrict place = h.place, *restrict start = h.start;
+    const int32_t first = start[2 * U(c)], end = first + size[U(c)], ap32 = (int32_t)ap;
     const int32_t limit_p = (int32_t)oap, limit_s = (int32_t)oas;
     int64_t done = 0, pushed = *forced;
-    for (int32_t r = c; r < end; r++) {
+    for (int32_t r = first; r < end; r++) {
         const int32_t tt = sets[r];
         if (colour != 0 && nd[tt * 4 + CLR] == colour)
             continue;
@@ -66,10 +104,9 @@ static inline int hide(int32_t *restrict nd, int32_t *restrict sets, int32_t *re
                 nn += uu;  /* the spacer: back to the option's first node */
                 continue;
             }
-            const int32_t *su = sets + U(uu);
-            const int32_t p = su[-2];
+            const int32_t p = place[2 * U(uu)];
             if (p < (uu < second ? limit_p : limit_s)) {
-                const int32_t ss = su[-1] - 1;
+                const int32_t ss = size[U(uu)] - 1;
                 if (check && ss <= 1 && p < ap32 && uu < second) {
                     if (ss == 0) {
                         *updates += done;
@@ -79,11 +116,12 @@ static inline int hide(int32_t *restrict nd, int32_t *restrict sets, int32_t *re
                     force[pushed++] = uu;
                 }
                 const int32_t vv = node[LOC];
-                const int32_t last = su[ss];
-                sets[U(uu) - 1] = ss;
-                sets[U(uu) + U(ss)] = nn;
+                const int32_t at = start[2 * U(uu)] + ss;
+                const int32_t last = sets[U(at)];
+                size[U(uu)] = ss;
+                sets[U(at)] = nn;
                 sets[U(vv)] = last;
-                node[LOC] = uu + ss;
+                node[LOC] = at;
                 nd[4 * U(last) + LOC] = vv;
                 done++;
             }
@@ -95,34 +133,49 @@ static inline int hide(int32_t *restrict nd, int32_t *restrict sets, int32_t *re
     return 1;
 }
 
+/* `hide` for a coloured secondary item, compiled apart from the search loop
+ * (`commit` is inlined there). Measured against the previous kernel (heads
+ * inside the segments, `commit` a function of its own), in one process: with
+ * `commit` a function of its own and the new heads, kakuro took 0.71x but
+ * sudoku (Inkala's hardest minus 4 givens) 1.18x and queens-12 1.04x; with
+ * everything inlined into `search`, 0.87x, 1.01x and 0.96x; so, with only
+ * this one apart, 0.75x, 1.01x and 0.95x. */
+static NOINLINE int purify(int32_t *nd, int32_t *sets, Heads h, int32_t *force, int32_t c,
+                           int32_t colour, int64_t ap, int64_t oap, int64_t oas, int32_t second,
+                           int64_t *forced, int64_t *updates)
+{
+    return hide(nd, sets, h, force, c, colour, 1, ap, oap, oas, second, forced, updates);
+}
+
 /* Swap item x to the last active place below `end`; return the new end. */
-static inline int64_t deactivate(int32_t *sets, int32_t *item, int32_t x, int64_t end)
+static inline int64_t deactivate(int32_t *place, int32_t *item, int32_t x, int64_t end)
 {
     end--;
-    int32_t p = sets[x - 2];
+    int32_t p = place[2 * U(x)];
     int32_t other = item[end];
     item[end] = x;
     item[p] = other;
-    sets[other - 2] = p;
-    sets[x - 2] = (int32_t)end;
+    place[2 * U(other)] = p;
+    place[2 * U(x)] = (int32_t)end;
     return end;
 }
 
 /* Make primary item b the one to branch on: inactive, its options hidden. */
-static inline int64_t take(int32_t *nd, int32_t *sets, int32_t *item, int32_t *force, int32_t b,
-                           int64_t ap, int64_t as_, int32_t second, int64_t *updates)
+static inline int64_t take(int32_t *nd, int32_t *sets, Heads h, int32_t *item, int32_t *force,
+                           int32_t b, int64_t ap, int64_t as_, int32_t second, int64_t *updates)
 {
     int64_t unused = 0;
-    ap = deactivate(sets, item, b, ap);
+    ap = deactivate(h.place, item, b, ap);
     (*updates)++;
-    hide(nd, sets, force, b, 0, 0, ap, ap, as_, second, &unused, updates);
+    hide(nd, sets, h, force, b, 0, 0, ap, ap, as_, second, &unused, updates);
     return ap;
 }
 
 /* Choose option node `cur` (its branching item already taken). Returns 0 as
  * soon as a primary item is left without options (then *forced is 0). */
-static int commit(int32_t *nd, int32_t *sets, int32_t *item, int32_t *force, int32_t cur,
-                  int64_t *ap, int64_t *as_, int32_t second, int64_t *forced, int64_t *updates)
+static ALWAYS_INLINE int commit(int32_t *nd, int32_t *sets, Heads h, int32_t *item,
+                                int32_t *force, int32_t cur, int64_t *ap, int64_t *as_,
+                                int32_t second, int64_t *forced, int64_t *updates)
 {
     int64_t oap = *ap, oas = *as_;
     int32_t nn = cur + 1;
@@ -132,14 +185,14 @@ static int commit(int32_t *nd, int32_t *sets, int32_t *item, int32_t *force, int
             nn += c;
             continue;
         }
-        int32_t p = sets[c - 2];
+        int32_t p = h.place[2 * U(c)];
         if (c < second) {
             if (p < *ap) {
-                *ap = deactivate(sets, item, c, *ap);
+                *ap = deactivate(h.place, item, c, *ap);
                 (*updates)++;
             }
         } else if (p < *as_) {  /* a secondary item purified at a lower level is left alone */
-            *as_ = deactivate(sets, item, c, *as_);
+            *as_ = deactivate(h.place, item, c, *as_);
             (*updates)++;
         }
         nn++;
@@ -153,10 +206,15 @@ static int commit(int32_t *nd, int32_t *sets, int32_t *item, int32_t *force, int
         }
         int ok = 1;
         if (c < second)
-            ok = hide(nd, sets, force, c, 0, 1, *ap, oap, oas, second, forced, updates);
-        else if (sets[c - 2] < oas)
-            ok = hide(nd, sets, force, c, nd[nn * 4 + CLR], 1, *ap, oap, oas, second, forced,
-                      updates);
+            ok = hide(nd, sets, h, force, c, 0, 1, *ap, oap, oas, second, forced, updates);
+        else if (h.place[2 * U(c)] < oas) {
+            const int32_t colour = nd[nn * 4 + CLR];
+            if (colour == 0)
+                ok = hide(nd, sets, h, force, c, 0, 1, *ap, oap, oas, second, forced, updates);
+            else
+                ok = purify(nd, sets, h, force, c, colour, *ap, oap, oas, second, forced,
+                            updates);
+        }
         if (!ok) {
             *forced = 0;
             return 0;
@@ -173,7 +231,9 @@ static int search(Cells *k, int count_only, int64_t budget)
     int32_t *restrict saved_ap = k->saved_ap, *restrict stack = k->stack;
     int32_t *restrict force = k->force;
     int64_t *state = k->state;
-    const int64_t n_primary = k->n_primary;
+    const int64_t n_primary = k->n_primary, n_items = k->n_items;
+    const Heads h = heads(sets, n_items);
+    int32_t *restrict size = h.size;
     const int32_t second = sets[0];
     int64_t level = state[LEVEL], phase = state[PHASE], solutions = state[SOLUTIONS];
     int64_t nodes = state[NODES], updates = state[UPDATES], base = state[BASE];
@@ -212,7 +272,7 @@ static int search(Cells *k, int count_only, int64_t budget)
             }
             if (count_only && ap == 1 && level + 1 != max_depth) {
                 /* The last primary item: each option left completes a solution. */
-                int32_t s = sets[item[0] - 1];
+                int32_t s = size[U(item[0])];
                 solutions += s;
                 nodes += s;
                 forced = 0;
@@ -222,7 +282,7 @@ static int search(Cells *k, int count_only, int64_t budget)
             best = -1;
             while (forced > 0) {  /* a forced move, if an item on the stack is still active */
                 int32_t b = force[--forced];
-                if (sets[b - 2] < ap) {
+                if (h.place[2 * U(b)] < ap) {
                     best = b;
                     break;
                 }
@@ -234,7 +294,7 @@ static int search(Cells *k, int count_only, int64_t budget)
                 int dead = 0;
                 for (int64_t q = 0; q < ap; q++) {
                     int32_t x = item[q];
-                    int32_t s = sets[x - 1];
+                    int32_t s = size[U(x)];
                     if (s <= 1) {
                         if (s == 0) {
                             dead = 1;
@@ -254,46 +314,56 @@ static int search(Cells *k, int count_only, int64_t budget)
                 if (forced > 0) {
                     best = force[--forced];
                 } else {
-                    int64_t start = saved[level];
-                    if (2 * (start + ap + as_ - n_primary) > k->n_stack) {
+                    /* Save the sizes, restored before each further option of
+                     * `best`: every item's when they are few against the
+                     * active ones (one copy), else the active items'. */
+                    int64_t start = saved[level], active = ap + as_ - n_primary;
+                    int copy = n_items <= COPY_RATIO * active;
+                    if (start + (copy ? n_items + 1 : 2 * active) > k->n_stack) {
                         if (level != base || base == 0)
                             nodes--;  /* this level is entered again after growing */
                         phase = PHASE_START;
                         event = GROW;
                         break;
                     }
-                    ap = take(nd, sets, item, force, best, ap, as_, second, &updates);
-                    /* Save the sizes of the active items, restored before each
-                     * further option of `best`. */
-                    int64_t q = 2 * start;
-                    for (int64_t i = 0; i < ap; i++) {
-                        int32_t x = item[i];
-                        stack[q] = x;
-                        stack[q + 1] = sets[x - 1];
-                        q += 2;
+                    ap = take(nd, sets, h, item, force, best, ap, as_, second, &updates);
+                    int64_t q = start;
+                    if (copy) {
+                        for (int64_t i = 0; i < n_items; i++)
+                            stack[q + i] = size[i];
+                        q += n_items;
+                        stack[q++] = (int32_t)as_;
+                        saved_ap[level + 1] = (int32_t)(-1 - ap);
+                    } else {
+                        for (int64_t i = 0; i < ap; i++) {
+                            int32_t x = item[i];
+                            stack[q] = x;
+                            stack[q + 1] = size[U(x)];
+                            q += 2;
+                        }
+                        for (int64_t i = n_primary; i < as_; i++) {
+                            int32_t x = item[i];
+                            stack[q] = x;
+                            stack[q + 1] = size[U(x)];
+                            q += 2;
+                        }
+                        saved_ap[level + 1] = (int32_t)ap;
                     }
-                    for (int64_t i = n_primary; i < as_; i++) {
-                        int32_t x = item[i];
-                        stack[q] = x;
-                        stack[q + 1] = sets[x - 1];
-                        q += 2;
-                    }
-                    saved[level + 1] = (int32_t)(q / 2);
-                    saved_ap[level + 1] = (int32_t)ap;
-                    cur_choice = best;
+                    saved[level + 1] = (int32_t)q;
+                    cur_choice = h.start[2 * U(best)];
                     step = ADVANCE;
                     continue;
                 }
             }
             /* A forced move: nothing to save, nothing is tried after it. */
-            ap = take(nd, sets, item, force, best, ap, as_, second, &updates);
+            ap = take(nd, sets, h, item, force, best, ap, as_, second, &updates);
             saved[level + 1] = saved[level];
-            cur_choice = best;
+            cur_choice = h.start[2 * U(best)];
             step = ADVANCE;
         } else if (step == ADVANCE) {
             int32_t cur = sets[cur_choice];
             choice[level] = cur;
-            if (commit(nd, sets, item, force, cur, &ap, &as_, second, &forced, &updates)) {
+            if (commit(nd, sets, h, item, force, cur, &ap, &as_, second, &forced, &updates)) {
                 level++;
                 step = FORWARD;
             } else {
@@ -311,15 +381,23 @@ static int search(Cells *k, int count_only, int64_t budget)
             cur_choice = nd[cur * 4 + LOC];
             step = ABORT;
         } else {  /* ABORT: on to the next option of `best`, if any */
-            if (cur_choice + 1 >= best + sets[best - 1]) {
+            if (cur_choice + 1 >= h.start[2 * U(best)] + size[U(best)]) {
                 step = BACKUP;
                 continue;
             }
             int64_t start = saved[level], end = saved[level + 1];
-            ap = saved_ap[level + 1];
-            as_ = n_primary + (end - start - ap);
-            for (int64_t q = 2 * start; q < 2 * end; q += 2)
-                sets[stack[q] - 1] = stack[q + 1];
+            int32_t mark = saved_ap[level + 1];
+            if (mark < 0) {  /* every size copied */
+                ap = -1 - mark;
+                as_ = stack[end - 1];
+                for (int64_t i = 0; i < n_items; i++)
+                    size[i] = stack[start + i];
+            } else {
+                ap = mark;
+                as_ = n_primary + ((end - start) / 2 - ap);
+                for (int64_t q = start; q < end; q += 2)
+                    size[U(stack[q])] = stack[q + 1];
+            }
             cur_choice++;
             step = ADVANCE;
         }
@@ -340,18 +418,19 @@ static int choose(Cells *k, int32_t first)
 {
     int32_t *nd = k->nd, *sets = k->sets, *item = k->item;
     int64_t *state = k->state;
+    const Heads h = heads(sets, k->n_items);
     int32_t second = sets[0];
     int32_t b = nd[first * 4 + ITM];
     if (b < 0 || b >= second)
         return 0;
     int64_t ap = state[ACTIVE_P], as_ = state[ACTIVE_S];
-    if (sets[b - 2] >= ap || nd[first * 4 + LOC] >= b + sets[b - 1])
+    if (h.place[2 * U(b)] >= ap || nd[first * 4 + LOC] >= h.start[2 * U(b)] + h.size[U(b)])
         return 0;
     int64_t level = state[LEVEL], updates = state[UPDATES], forced = state[FORCED];
-    ap = take(nd, sets, item, k->force, b, ap, as_, second, &updates);
+    ap = take(nd, sets, h, item, k->force, b, ap, as_, second, &updates);
     k->saved[level + 1] = k->saved[level];
     k->choice[level] = first;
-    int ok = commit(nd, sets, item, k->force, first, &ap, &as_, second, &forced, &updates);
+    int ok = commit(nd, sets, h, item, k->force, first, &ap, &as_, second, &forced, &updates);
     state[LEVEL] = level + 1;
     state[BASE] = level + 1;
     state[UPDATES] = updates;
@@ -403,7 +482,7 @@ static int get_cells(Views *v, Cells *k, PyObject *const *a, int with_saved_ap, 
     int i = 0;
     if (!(k->nd = get(v, a[i++], 4, "nd", NULL))) return -1;
     if (!(k->sets = get(v, a[i++], 4, "sets", NULL))) return -1;
-    if (!(k->item = get(v, a[i++], 4, "item", NULL))) return -1;
+    if (!(k->item = get(v, a[i++], 4, "item", &k->n_items))) return -1;
     if (!(k->choice = get(v, a[i++], 4, "choice", NULL))) return -1;
     if (!(k->saved = get(v, a[i++], 4, "saved", NULL))) return -1;
     k->saved_ap = NULL;
@@ -485,7 +564,7 @@ static PyObject *py_build(PyObject *self, PyObject *const *args, Py_ssize_t narg
 {
     /* build(start, items, colours, n_primary, nd, sets, item, first_primary): fill
      * the zeroed arrays `nd`, `sets`, `item`, `first_primary`, sized by the caller
-     * (4 * (1 + len(items) + n_options), 1 + 2 * n_items + len(items), n_items,
+     * (4 * (1 + len(items) + n_options), pairs_at(n_items) + 2 * n_items + len(items), n_items,
      * n_options), as cells._build does. */
     if (nargs != 8) {
         PyErr_SetString(PyExc_TypeError, "build takes 8 arguments");
@@ -508,7 +587,8 @@ static PyObject *py_build(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
     Py_ssize_t n_options = n_start - 1;
     if (n_options < 0 || n_colours != n_entries || n_fp != n_options
-        || n_nd != 4 * (1 + n_entries + n_options) || n_sets != 1 + 2 * n_items + n_entries
+        || n_nd != 4 * (1 + n_entries + n_options)
+        || n_sets != pairs_at(n_items) + 2 * n_items + n_entries
         || n_primary < 0 || n_primary > n_items || start[n_options] != n_entries) {
         release(&v);
         PyErr_SetString(PyExc_ValueError, "build: the arrays' sizes do not agree");
@@ -521,39 +601,32 @@ static PyObject *py_build(PyObject *self, PyObject *const *args, Py_ssize_t narg
             return NULL;
         }
     }
-    /* Each item's segment: its place, its size, then one entry per option. */
-    int32_t *segment = PyMem_Malloc(sizeof(int32_t) * (n_items + 1));
-    if (!segment) {
-        release(&v);
-        return PyErr_NoMemory();
-    }
-    memset(segment, 0, sizeof(int32_t) * (n_items + 1));
+    /* The heads (sizes, places, starts of the segments), then each item's
+     * segment: one entry per option. */
+    Heads h = heads(sets, n_items);
+    memset(h.size, 0, sizeof(int32_t) * U(n_items));
     for (Py_ssize_t j = 0; j < n_entries; j++)
-        segment[items[j]]++;  /* counts first */
-    int32_t end = 1;
+        h.size[U(items[j])]++;  /* counts first */
+    int32_t end = (int32_t)(pairs_at(n_items) + 2 * n_items);
     for (Py_ssize_t i = 0; i < n_items; i++) {
-        int32_t count = segment[i];
-        segment[i] = end + 2;
-        end += 2 + count;
+        h.start[2 * U(i)] = end;
+        end += h.size[U(i)];
+        h.size[U(i)] = 0;
+        h.place[2 * U(i)] = (int32_t)i;
+        item[i] = (int32_t)i;
     }
-    sets[0] = n_primary < n_items ? segment[n_primary] : end + 2;
-    for (Py_ssize_t i = 0; i < n_items; i++) {
-        item[i] = segment[i];
-        sets[segment[i] - 2] = (int32_t)i;
-        sets[segment[i] - 1] = 0;
-    }
+    sets[0] = (int32_t)n_primary;
     nd[OPT] = -1;
     int32_t q = 1;
     for (Py_ssize_t k = 0; k < n_options; k++) {
         int32_t first = q;
         first_primary[k] = -1;
         for (int32_t j = start[k]; j < start[k + 1]; j++) {
-            int32_t x = segment[items[j]];
-            int32_t size = sets[x - 1];
-            sets[x + size] = q;
-            sets[x - 1] = size + 1;
+            int32_t x = items[j];
+            int32_t at = h.start[2 * U(x)] + h.size[U(x)]++;
+            sets[at] = q;
             nd[4 * q + ITM] = x;
-            nd[4 * q + LOC] = x + size;
+            nd[4 * q + LOC] = at;
             nd[4 * q + CLR] = colours[j];
             nd[4 * q + OPT] = (int32_t)k;
             if (items[j] < n_primary && first_primary[k] < 0)
@@ -564,7 +637,6 @@ static PyObject *py_build(PyObject *self, PyObject *const *args, Py_ssize_t narg
         nd[4 * q + OPT] = -1;
         q++;
     }
-    PyMem_Free(segment);
     release(&v);
     Py_RETURN_NONE;
 }

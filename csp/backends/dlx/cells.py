@@ -1,10 +1,12 @@
 """The sparse-set structure of `cells_kernel` for an `ExactCover`, and its search.
 
-Layout (see `cells_kernel`): `sets[0]` is the first secondary item (items are
-indices into `sets`, primary ones first); item `i` takes `sets[x - 2 : x + n]`
-for its place in `item`, its size and its `n` option nodes, in option order.
-Node 0 is a spacer; option `k` with `m` items takes the next `m` nodes and
-then a spacer whose ITM is `-m`.
+Layout (see `cells_kernel`): items are numbered from 0, primary ones first;
+`sets[0]` is the number of primary items, `sets[HEADS + i]` the size of item
+`i`, `sets[pairs + 2 * i]` and `sets[pairs + 2 * i + 1]` (`pairs =
+pairs_at(n_items)`) where its segment starts and its place in `item`; the
+segments follow, item after item, each holding a node of every option of the
+item, in option order. Node 0 is a spacer; option `k` with `m` items takes
+the next `m` nodes and then a spacer whose ITM is `-m`.
 
 >>> from csp import ExactCover
 >>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
@@ -26,7 +28,7 @@ import numpy as np
 
 from csp.backends.base import SlicedSearch
 from csp.backends.dlx import cells_slots as slots
-from csp.backends.dlx.cells_slots import ITM, LOC, OPT
+from csp.backends.dlx.cells_slots import HEADS, ITM, LOC, OPT, pairs_at
 from csp.exactcover import ExactCover
 from csp.result import Stats
 
@@ -66,7 +68,7 @@ class Cells:
     """The arrays of one sparse-set structure, plus each option's first primary node."""
 
     nd: np.ndarray  # (4 * n_nodes,) int32: ITM, LOC, CLR, OPT of each node
-    sets: np.ndarray  # int32: the first secondary item, then each item's segment
+    sets: np.ndarray  # int32: the number of primary items, the heads, the segments
     item: np.ndarray  # (n_items,) int32: the items, active ones first in each region
     first_primary: np.ndarray  # (n_options,) int32
     n_items: int
@@ -86,12 +88,12 @@ def build(xc: ExactCover, numba: bool = False) -> Cells:
     arrays = xc.arrays()
     n_entries, n_options, n_items = len(arrays["items"]), xc.n_options, xc.n_items
     n_nodes = 1 + n_entries + n_options
-    if 4 * n_nodes >= 2**31 or n_entries + 2 * n_items + 3 >= 2**31:
+    if 4 * n_nodes >= 2**31 or pairs_at(n_items) + 2 * n_items + n_entries >= 2**31:
         raise ValueError(f"{n_nodes:,} nodes: too large for 32-bit cells")
     run = kernel(numba)
     if run is native:
         nd = np.zeros(4 * n_nodes, dtype=np.int32)
-        sets = np.zeros(1 + 2 * n_items + n_entries, dtype=np.int32)
+        sets = np.zeros(pairs_at(n_items) + 2 * n_items + n_entries, dtype=np.int32)
         item = np.zeros(n_items, dtype=np.int32)
         first_primary = np.zeros(n_options, dtype=np.int32)
         native.build(arrays["start"], arrays["items"], arrays["colours"], xc.n_primary,
@@ -105,24 +107,29 @@ def build(xc: ExactCover, numba: bool = False) -> Cells:
 def sanity(cells: Cells) -> list[str]:
     """Check the invariants of the structure; [] if sound.
 
-    `item` and the places `sets[x - 2]` are inverse; every node's LOC holds it
-    in its item's segment and every entry of a segment is a node of that item;
-    every size is within its segment.
+    `item` and the places of the items are inverse; the segments follow one
+    another from the end of the heads to the end of `sets`; every node's LOC
+    holds it in its item's segment and every entry of a segment is a node of
+    that item; every size is within its segment.
     """
-    nd, sets, item = cells.nd.reshape(-1, 4), cells.sets, cells.item
+    nd, sets, item, n = cells.nd.reshape(-1, 4), cells.sets, cells.item, cells.n_items
+    pairs = pairs_at(n)
+    size, start, place = sets[HEADS:HEADS + n], sets[pairs:pairs + 2 * n:2], \
+        sets[pairs + 1:pairs + 2 * n:2]
+    ends = [int(x) for x in start[1:]] + [len(sets)]
     problems = []
-    starts = sorted(int(x) for x in item)
-    ends = [x - 2 for x in starts[1:]] + [len(sets)]
+    if n and start[0] != pairs + 2 * n:
+        problems.append(f"the first segment starts at {start[0]}, not {pairs + 2 * n}")
     for k, x in enumerate(item):
-        if sets[x - 2] != k:
-            problems.append(f"item {x}: place {sets[x - 2]}, found at {k}")
-    for x, end in zip(starts, ends):
-        if not 0 <= sets[x - 1] <= end - x:
-            problems.append(f"item {x}: size {sets[x - 1]} outside 0..{end - x}")
-        for place in range(x, end):
-            y = sets[place]
-            if nd[y, ITM] != x or nd[y, LOC] != place:
-                problems.append(f"item {x}: node {y} at {place} has ITM {nd[y, ITM]}, "
+        if place[x] != k:
+            problems.append(f"item {x}: place {place[x]}, found at {k}")
+    for x, end in enumerate(ends):
+        if not 0 <= size[x] <= end - start[x]:
+            problems.append(f"item {x}: size {size[x]} outside 0..{end - start[x]}")
+        for at in range(start[x], end):
+            y = sets[at]
+            if nd[y, ITM] != x or nd[y, LOC] != at:
+                problems.append(f"item {x}: node {y} at {at} has ITM {nd[y, ITM]}, "
                                 f"LOC {nd[y, LOC]}")
     return problems
 

@@ -4,12 +4,16 @@ The same search as `kernel` (exact covering with colours, the minimum
 remaining values rule, ties to the first item), on another data structure,
 after the idea of Knuth's SSXCC and Christine Solnon's XCC with dancing cells:
 
-- `sets` holds, for each item `x` (an index into `sets`), the options that
-  contain it as the segment `sets[x : x + size]`, where `size = sets[x - 1]`;
-  `sets[x - 2]` is the item's place in `item`. The options past `size` are
-  hidden. Hiding an option swaps its node to the end of each active item's
-  segment and shrinks the size; undoing restores the sizes saved on a stack,
-  O(active items) per level instead of one link update per hidden node.
+- Items are numbered 0, 1, ..., primary ones first; `sets[0]` is the number
+  of primary items. From `sets[HEADS]` on, `sets` holds the size of each item
+  (one table, so that a level can save every size with one copy); from
+  `sets[pairs_at(n_items)]` on, two entries per item: `start`, where its
+  segment begins, and its place in `item`. Item `x`'s segment
+  `sets[start : start + size]` holds the options that contain it (a node of
+  each); the options past `size` are hidden. Hiding an option swaps its node
+  to the end of each active item's segment and shrinks the size; undoing
+  restores the sizes saved on a stack, O(items) per level instead of one link
+  update per hidden node.
 - `item` lists the items: primary ones in `item[0 : n_primary]`, secondary
   ones after. An item is active while its place is below the end of its
   region (`ap` for primary, `as_` for secondary items); covering an item (or
@@ -17,6 +21,15 @@ after the idea of Knuth's SSXCC and Christine Solnon's XCC with dancing cells:
 - `nd` has four int32 fields per node: ITM (the item, or `-t` in the spacer
   after an option of `t` items), LOC (the node's place in `sets`), CLR and OPT
   (the option's index).
+- A branching level saves the sizes once, before its first option: all of
+  them in item order (a copy) when the items are at most COPY_RATIO times the
+  active ones, else the active items' (item, size) pairs; `saved_ap` records
+  which (the active primary items, or -1 minus them after a copy). Measured
+  with the C kernel (bench/RESULTS.md, 19): on kakuro (1,448 items) the head
+  tables and the copy take 0.75x of the time of the earlier layout (each
+  item's place and size just before its segment, all active sizes saved as
+  pairs), 0.7x on pentominoes; copying at every level (a ratio of 16) made
+  queens-12 (70 items, few of them active deep in the tree) 7% slower.
 - Choosing an option checks while it hides: an active primary item left
   without options aborts the choice at once (no level is entered), and one
   left with a single option is pushed on `force`, to be chosen at the next
@@ -33,15 +46,18 @@ import numpy as np
 from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
+from csp.backends.dlx import cells_slots as slots
 from csp.backends.dlx.cells_slots import (  # noqa: F401  (the names of the kernel's API)
     ACTIVE_P,
     ACTIVE_S,
     BASE,
     CLR,
+    COPY_RATIO,
     EXHAUSTED,
     FORCED,
     FOUND,
     GROW,
+    HEADS,
     ITM,
     LEVEL,
     LOC,
@@ -61,16 +77,19 @@ from csp.backends.dlx.cells_slots import (  # noqa: F401  (the names of the kern
 from csp.backends.dlx.kernel import _u
 
 _FORWARD, _ADVANCE, _BACKUP, _ABORT = 0, 1, 2, 3
+pairs_at = njit(cache=True)(slots.pairs_at)
 
 
 @njit(cache=True)
-def _hide(nd, sets, force, c, colour, check, ap, oap, oas, second, forced, updates):
+def _hide(nd, sets, pairs, force, c, colour, check, ap, oap, oas, second, forced, updates):
     # Hide each option of item c (those without `colour` if it is > 0) from
     # every other set it is in that is still active (below oap/oas). With
     # `check`, an active primary item (below ap) left with no option stops the
     # hiding (returns False) and one left with a single option is forced.
-    end = c + sets[_u(c - 1)]
-    for r in range(c, end):
+    # `pairs`: pairs_at(n_items).
+    first = sets[_u(pairs + 2 * c)]
+    end = first + sets[_u(HEADS + c)]
+    for r in range(first, end):
         tt = sets[_u(r)]
         if colour != 0 and nd[_u(tt * 4 + CLR)] == colour:
             continue
@@ -80,20 +99,21 @@ def _hide(nd, sets, force, c, colour, check, ap, oap, oas, second, forced, updat
             if uu < 0:
                 nn += uu  # the spacer: back to the option's first node
                 continue
-            p = sets[_u(uu - 2)]
+            p = sets[_u(pairs + 2 * uu + 1)]
             if p < (oap if uu < second else oas):
-                ss = sets[_u(uu - 1)] - 1
+                ss = sets[_u(HEADS + uu)] - 1
                 if ss <= 1 and check and p < ap and uu < second:
                     if ss == 0:
                         return False, forced, updates
                     force[_u(forced)] = uu
                     forced += 1
                 vv = nd[_u(nn * 4 + LOC)]
-                last = sets[_u(uu + ss)]
-                sets[_u(uu - 1)] = ss
-                sets[_u(uu + ss)] = nn
+                at = sets[_u(pairs + 2 * uu)] + ss
+                last = sets[_u(at)]
+                sets[_u(HEADS + uu)] = ss
+                sets[_u(at)] = nn
                 sets[_u(vv)] = last
-                nd[_u(nn * 4 + LOC)] = uu + ss
+                nd[_u(nn * 4 + LOC)] = at
                 nd[_u(last * 4 + LOC)] = vv
                 updates += 1
             nn += 1
@@ -101,31 +121,32 @@ def _hide(nd, sets, force, c, colour, check, ap, oap, oas, second, forced, updat
 
 
 @njit(cache=True)
-def _deactivate(sets, item, x, end):
+def _deactivate(sets, pairs, item, x, end):
     # Swap item x to place end - 1 of `item` (the last active place); return
     # the new end.
     end -= 1
-    p = sets[_u(x - 2)]
+    p = sets[_u(pairs + 2 * x + 1)]
     other = item[_u(end)]
     item[_u(end)] = x
     item[_u(p)] = other
-    sets[_u(other - 2)] = p
-    sets[_u(x - 2)] = end
+    sets[_u(pairs + 2 * other + 1)] = p
+    sets[_u(pairs + 2 * x + 1)] = end
     return end
 
 
 @njit(cache=True)
-def _take(nd, sets, item, force, b, ap, as_, second, updates):
+def _take(nd, sets, pairs, item, force, b, ap, as_, second, updates):
     # Make item b (primary, active) the one to branch on: inactive, and its
     # options hidden from every other set (without checks: each of them covers b).
-    ap = _deactivate(sets, item, b, ap)
+    ap = _deactivate(sets, pairs, item, b, ap)
     updates += 1
-    ok, forced, updates = _hide(nd, sets, force, b, 0, False, ap, ap, as_, second, 0, updates)
+    ok, forced, updates = _hide(nd, sets, pairs, force, b, 0, False, ap, ap, as_, second, 0,
+                                updates)
     return ap, updates
 
 
 @njit(cache=True)
-def _commit(nd, sets, item, force, cur, ap, as_, second, forced, updates):
+def _commit(nd, sets, pairs, item, force, cur, ap, as_, second, forced, updates):
     # Choose option node `cur` (its branching item already taken): make its
     # other items inactive, then hide their options (keeping those of the same
     # colour for a coloured secondary item). Returns ok = False as soon as a
@@ -138,13 +159,13 @@ def _commit(nd, sets, item, force, cur, ap, as_, second, forced, updates):
         if c < 0:
             nn += c
             continue
-        p = sets[_u(c - 2)]
+        p = sets[_u(pairs + 2 * c + 1)]
         if c < second:
             if p < ap:
-                ap = _deactivate(sets, item, c, ap)
+                ap = _deactivate(sets, pairs, item, c, ap)
                 updates += 1
         elif p < as_:  # a secondary item purified at a lower level is left alone
-            as_ = _deactivate(sets, item, c, as_)
+            as_ = _deactivate(sets, pairs, item, c, as_)
             updates += 1
         nn += 1
     nn = cur + 1
@@ -155,11 +176,11 @@ def _commit(nd, sets, item, force, cur, ap, as_, second, forced, updates):
             continue
         ok = True
         if c < second:
-            ok, forced, updates = _hide(nd, sets, force, c, 0, True, ap, oap, oas, second,
+            ok, forced, updates = _hide(nd, sets, pairs, force, c, 0, True, ap, oap, oas, second,
                                         forced, updates)
-        elif sets[_u(c - 2)] < oas:
-            ok, forced, updates = _hide(nd, sets, force, c, nd[_u(nn * 4 + CLR)], True, ap,
-                                        oap, oas, second, forced, updates)
+        elif sets[_u(pairs + 2 * c + 1)] < oas:
+            ok, forced, updates = _hide(nd, sets, pairs, force, c, nd[_u(nn * 4 + CLR)], True,
+                                        ap, oap, oas, second, forced, updates)
         if not ok:
             return False, ap, as_, 0, updates
         nn += 1
@@ -176,7 +197,9 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
     With `count_only` solutions are counted without returning to Python.
     """
     n_primary = len(saved_ap) - 2
-    second = sets[0]  # the first secondary item (len(sets) + 2 if none)
+    n_items = len(item)
+    pairs = pairs_at(n_items)
+    second = sets[0]  # the first secondary item
     level = state[LEVEL]
     phase = state[PHASE]
     solutions = state[SOLUTIONS]
@@ -219,7 +242,7 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
                 # The last primary item: every option left in its set agrees
                 # with the choices so far and completes a solution. Count them
                 # (as the nodes Knuth's programs would enter) without trying each.
-                s = sets[_u(item[0] - 1)]
+                s = sets[_u(HEADS + item[0])]
                 solutions += s
                 nodes += s
                 forced = 0
@@ -229,7 +252,7 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
             while forced > 0:  # a forced move, if an item on the stack is still active
                 forced -= 1
                 b = force[_u(forced)]
-                if sets[_u(b - 2)] < ap:
+                if sets[_u(pairs + 2 * b + 1)] < ap:
                     best = b
                     break
             if best < 0:
@@ -239,7 +262,7 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
                 dead = False
                 for k in range(ap):
                     x = item[_u(k)]
-                    s = sets[_u(x - 1)]
+                    s = sets[_u(HEADS + x)]
                     if s <= 1:
                         if s == 0:
                             dead = True  # only at the root: the checks catch it elsewhere
@@ -257,43 +280,55 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
                     forced -= 1
                     best = force[_u(forced)]
                 else:
+                    # Save the sizes, to restore before each further option of
+                    # `best`: every item's when they are few against the active
+                    # ones (one copy), else the active items' (item, size) pairs.
                     start = saved[_u(level)]
-                    if 2 * (start + ap + as_ - n_primary) > len(stack):
+                    active = ap + as_ - n_primary
+                    copy = n_items <= COPY_RATIO * active
+                    if start + (n_items + 1 if copy else 2 * active) > len(stack):
                         if level != base or base == 0:
                             nodes -= 1  # this level is entered again after growing
                         phase = PHASE_START
                         event = GROW
                         break
-                    ap, updates = _take(nd, sets, item, force, best, ap, as_, second, updates)
-                    # Save the sizes of the active items, to restore before each
-                    # further option of `best`.
-                    q = 2 * start
-                    for k in range(ap):
-                        x = item[_u(k)]
-                        stack[_u(q)] = x
-                        stack[_u(q + 1)] = sets[_u(x - 1)]
-                        q += 2
-                    for k in range(n_primary, as_):
-                        x = item[_u(k)]
-                        stack[_u(q)] = x
-                        stack[_u(q + 1)] = sets[_u(x - 1)]
-                        q += 2
-                    saved[_u(level + 1)] = q // 2
-                    saved_ap[_u(level + 1)] = ap
-                    cur_choice = best
+                    ap, updates = _take(nd, sets, pairs, item, force, best, ap, as_, second,
+                                        updates)
+                    q = start
+                    if copy:
+                        for k in range(n_items):
+                            stack[_u(q + k)] = sets[_u(HEADS + k)]
+                        q += n_items
+                        stack[_u(q)] = as_
+                        q += 1
+                        saved_ap[_u(level + 1)] = -1 - ap
+                    else:
+                        for k in range(ap):
+                            x = item[_u(k)]
+                            stack[_u(q)] = x
+                            stack[_u(q + 1)] = sets[_u(HEADS + x)]
+                            q += 2
+                        for k in range(n_primary, as_):
+                            x = item[_u(k)]
+                            stack[_u(q)] = x
+                            stack[_u(q + 1)] = sets[_u(HEADS + x)]
+                            q += 2
+                        saved_ap[_u(level + 1)] = ap
+                    saved[_u(level + 1)] = q
+                    cur_choice = sets[_u(pairs + 2 * best)]
                     step = _ADVANCE
                     continue
             # A forced move: `best` has one option; nothing to save, since
             # nothing is tried after it.
-            ap, updates = _take(nd, sets, item, force, best, ap, as_, second, updates)
+            ap, updates = _take(nd, sets, pairs, item, force, best, ap, as_, second, updates)
             saved[_u(level + 1)] = saved[_u(level)]
-            cur_choice = best
+            cur_choice = sets[_u(pairs + 2 * best)]
             step = _ADVANCE
         elif step == _ADVANCE:
             cur = sets[_u(cur_choice)]
             choice[_u(level)] = cur
-            ok, ap, as_, forced, updates = _commit(nd, sets, item, force, cur, ap, as_, second,
-                                                   forced, updates)
+            ok, ap, as_, forced, updates = _commit(nd, sets, pairs, item, force, cur, ap, as_,
+                                                   second, forced, updates)
             if ok:
                 level += 1
                 step = _FORWARD
@@ -310,15 +345,22 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
             cur_choice = nd[_u(cur * 4 + LOC)]
             step = _ABORT
         else:  # _ABORT: on to the next option of `best`, if any
-            if cur_choice + 1 >= best + sets[_u(best - 1)]:
+            if cur_choice + 1 >= sets[_u(pairs + 2 * best)] + sets[_u(HEADS + best)]:
                 step = _BACKUP
                 continue
             start = saved[_u(level)]
             end = saved[_u(level + 1)]
-            ap = saved_ap[_u(level + 1)]
-            as_ = n_primary + (end - start - ap)
-            for q in range(2 * start, 2 * end, 2):
-                sets[_u(stack[_u(q)] - 1)] = stack[_u(q + 1)]
+            mark = saved_ap[_u(level + 1)]
+            if mark < 0:  # every size copied
+                ap = -1 - mark
+                as_ = stack[_u(end - 1)]
+                for k in range(n_items):
+                    sets[_u(HEADS + k)] = stack[_u(start + k)]
+            else:
+                ap = mark
+                as_ = n_primary + ((end - start) // 2 - ap)
+                for q in range(start, end, 2):
+                    sets[_u(HEADS + stack[_u(q)])] = stack[_u(q + 1)]
             cur_choice += 1
             step = _ADVANCE
 
@@ -343,19 +385,21 @@ def choose(nd, sets, item, choice, saved, force, state, first):
     available (nothing changed) or leaves a primary item without options.
     """
     second = sets[0]
+    pairs = pairs_at(len(item))
     b = nd[_u(first * 4 + ITM)]
     if b < 0 or b >= second:
         return False
     ap = state[ACTIVE_P]
     as_ = state[ACTIVE_S]
-    if sets[_u(b - 2)] >= ap or nd[_u(first * 4 + LOC)] >= b + sets[_u(b - 1)]:
+    if (sets[_u(pairs + 2 * b + 1)] >= ap
+            or nd[_u(first * 4 + LOC)] >= sets[_u(pairs + 2 * b)] + sets[_u(HEADS + b)]):
         return False
     level = state[LEVEL]
     updates = state[UPDATES]
-    ap, updates = _take(nd, sets, item, force, b, ap, as_, second, updates)
+    ap, updates = _take(nd, sets, pairs, item, force, b, ap, as_, second, updates)
     saved[_u(level + 1)] = saved[_u(level)]
     choice[_u(level)] = first
-    ok, ap, as_, forced, updates = _commit(nd, sets, item, force, first, ap, as_, second,
+    ok, ap, as_, forced, updates = _commit(nd, sets, pairs, item, force, first, ap, as_, second,
                                            state[FORCED], updates)
     state[LEVEL] = level + 1
     state[BASE] = level + 1
@@ -370,20 +414,19 @@ def choose(nd, sets, item, choice, saved, force, state, first):
 def build(start, items, colours, n_items, n_primary):
     """The arrays nd, sets, item, first_primary of the structure (see `cells`)."""
     n_options = len(start) - 1
-    count = np.zeros(n_items, dtype=np.int64)
+    pairs = pairs_at(n_items)
+    sets = np.zeros(pairs + 2 * n_items + len(items), dtype=np.int32)
+    sets[0] = n_primary
     for j in range(len(items)):
-        count[items[j]] += 1
-    segment = np.empty(n_items, dtype=np.int32)
-    end = 1
-    for i in range(n_items):
-        segment[i] = end + 2
-        end += 2 + count[i]
-    sets = np.zeros(end, dtype=np.int32)
-    sets[0] = segment[n_primary] if n_primary < n_items else end + 2
+        sets[HEADS + items[j]] += 1  # counts first
+    end = pairs + 2 * n_items
     item = np.empty(n_items, dtype=np.int32)
     for i in range(n_items):
-        item[i] = segment[i]
-        sets[segment[i] - 2] = i
+        sets[pairs + 2 * i] = end
+        end += sets[HEADS + i]
+        sets[HEADS + i] = 0
+        sets[pairs + 2 * i + 1] = i
+        item[i] = i
     nd = np.zeros(4 * (1 + len(items) + n_options), dtype=np.int32)
     nd[OPT] = -1
     first_primary = np.full(n_options, -1, dtype=np.int32)
@@ -391,12 +434,12 @@ def build(start, items, colours, n_items, n_primary):
     for k in range(n_options):
         first = q
         for j in range(start[k], start[k + 1]):
-            x = segment[items[j]]
-            size = sets[x - 1]
-            sets[x + size] = q
-            sets[x - 1] = size + 1
+            x = items[j]
+            at = sets[pairs + 2 * x] + sets[HEADS + x]
+            sets[at] = q
+            sets[HEADS + x] += 1
             nd[4 * q + ITM] = x
-            nd[4 * q + LOC] = x + size
+            nd[4 * q + LOC] = at
             nd[4 * q + CLR] = colours[j]
             nd[4 * q + OPT] = k
             if items[j] < n_primary and first_primary[k] < 0:

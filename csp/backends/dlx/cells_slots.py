@@ -13,6 +13,23 @@ from csp.backends.base import EXHAUSTED, FOUND, PAUSED
 
 ITM, LOC, CLR, OPT = 0, 1, 2, 3
 
+# The layout of `sets` (cells_kernel).
+HEADS = 4
+"""The items' sizes start at `sets[HEADS]` (`sets[0]`: the number of primary items)."""
+COPY_RATIO = 4
+"""A branching level saves every item's size (one copy) when n_items <= COPY_RATIO
+times its active items, else the active items' (item, size) pairs."""
+
+
+def pairs_at(n_items: int) -> int:
+    """Where the items' (start, place) pairs begin in `sets`: after the sizes,
+    at an even place (a pair never straddles two cache lines).
+
+    >>> pairs_at(70), pairs_at(71)
+    (74, 76)
+    """
+    return HEADS + n_items + (n_items & 1)
+
 # Slots of the int64 `state` array. The first seven are those of `kernel`.
 LEVEL = 0  # current level
 PHASE = 1  # where to resume: one of the PHASE_* values
@@ -52,8 +69,8 @@ def new_state(n_primary: int, n_items: int) -> np.ndarray:
     return state
 
 
-__all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "BATCH_SIZE", "CLR", "EXHAUSTED", "FORCED", "FOUND",
-           "GROW", "ITM", "LEVEL", "LOC", "MAX_DEPTH", "NODES", "OPT", "OUT_DONE", "OUT_NODES",
-           "OUT_SIZE", "OUT_SOLUTIONS", "OUT_UPDATES", "PAUSED", "PHASE", "PHASE_AFTER_LEAF",
-           "PHASE_DONE", "PHASE_START", "PUZZLE", "SOLUTIONS", "STARTED", "STATE_SIZE", "UPDATES",
-           "new_state"]
+__all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "BATCH_SIZE", "CLR", "COPY_RATIO", "EXHAUSTED",
+           "FORCED", "FOUND", "GROW", "HEADS", "ITM", "LEVEL", "LOC", "MAX_DEPTH", "NODES", "OPT",
+           "OUT_DONE", "OUT_NODES", "OUT_SIZE", "OUT_SOLUTIONS", "OUT_UPDATES", "PAUSED", "PHASE",
+           "PHASE_AFTER_LEAF", "PHASE_DONE", "PHASE_START", "PUZZLE", "SOLUTIONS", "STARTED",
+           "STATE_SIZE", "UPDATES", "new_state", "pairs_at"]
