@@ -18,7 +18,10 @@ single backend's and over the best, and what the race spent on its members
 those in a process of their own began); the 9x9 row says what the race adds
 per puzzle and how many of its races started a process at all. On a shared
 machine, `--repeat` runs every backend that many times per row, interleaved,
-and shows the medians; the load average is printed per row.
+and shows the medians; the load average is printed per row, with `others`:
+the most CPU other processes used during one of the row's shown runs, in
+cores (`quiet.py`; 0.00 is a quiet machine). `--quiet 0.1` runs a large
+puzzle again (up to `--tries` times, 10) while others used more than 0.1 core.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ import os
 import platform
 import statistics
 import time
+
+from quiet import Others  # this script's folder: python bench/bench_hard.py
 
 import csp
 from csp.bench.instances import data_dir
@@ -107,6 +112,11 @@ def main() -> None:
     parser.add_argument("--n9", type=int, default=95, help="9x9 puzzles of top95; default all")
     parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
     parser.add_argument("--sizes", nargs="+", type=int, default=[36, 25])
+    parser.add_argument("--quiet", type=float, default=None, metavar="CORES",
+                        help="run a large puzzle again (up to --tries times) while other "
+                             "processes used more than CORES cores on average during it; "
+                             "default: never")
+    parser.add_argument("--tries", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each backend on each row, interleaved; the median is "
                              "shown (on a shared machine); default 1")
@@ -135,7 +145,7 @@ def main() -> None:
             load = os.getloadavg()[0]
             for _ in range(args.repeat):
                 for name in names:
-                    runs[name].append(prove(name, puzzle, answer, args.time_limit))
+                    runs[name].append(quietly(name, puzzle, answer, args))
             results = {name: _median(runs[name]) for name in names}
             cells = [_cell(results[n], args.time_limit) for n in names]
             for n in singles:  # its CPU seconds, to set against a member's in the race
@@ -144,8 +154,9 @@ def main() -> None:
                 cells += [_ratio(results[race], [results[n]]) for n in singles]
                 cells += [_ratio(results[race], [results[n] for n in singles]),
                           _costs(results[race])]
-            print(f"| {size}x{size} {label} | " + " | ".join(cells) + f" | {load:.1f} |",
-                  flush=True)
+            others = max(results[n]["others"] for n in names)
+            print(f"| {size}x{size} {label} | " + " | ".join(cells)
+                  + f" | {load:.1f}, others {others:.2f} |", flush=True)
     cases = nine("norvig_top95.txt", args.n9)
     if not cases:  # --n9 0: the large puzzles only
         print(f"# load average at the end {_load()}")
@@ -175,6 +186,18 @@ def main() -> None:
                   f"{started / args.repeat:g} of {len(cases)} started a process"]
     print(f"| 9x9 top95, {len(cases)} in all | " + " | ".join(cells) + f" | {load:.1f} |")
     print(f"# load average at the end {_load()}")
+
+
+def quietly(name: str, puzzle: sudoku.Sudoku, answer: str, args: argparse.Namespace) -> dict:
+    """`prove`, with the other processes' CPU use during it (`others`, in cores);
+    with `--quiet`, run again while they used more."""
+    for _ in range(max(1, args.tries)):
+        with Others() as others:
+            result = prove(name, puzzle, answer, args.time_limit)
+        result["others"] = others.cores
+        if args.quiet is None or others.cores <= args.quiet:
+            break
+    return result
 
 
 def _ratio(race: dict, singles: list[dict]) -> str:

@@ -318,3 +318,20 @@ def test_bench_dlx_engines_exits_1_on_a_wrong_count(monkeypatch, shared_data) ->
     wrong = replace(instances.get("queens-6"), expected=(5,))
     monkeypatch.setattr(script.instances, "get", lambda name: wrong)
     assert script.main(["--repeat", "1", "queens-6"]) == 1
+
+
+def test_quiet_counts_a_reaped_child_as_ours_not_as_others() -> None:
+    # bench/quiet.py: the other processes' CPU is every CPU's busy time less
+    # this process's and its reaped children's. A child burning 0.3 CPU
+    # seconds, reaped within the block, is ours: it shows in both sums.
+    import subprocess
+    import sys
+
+    quiet = _script("quiet")
+    burn = "import time\nwhile time.process_time() < 0.3:\n    pass\n"
+    busy, ours = quiet._busy(), quiet._ours()
+    with quiet.Others() as others:
+        subprocess.run([sys.executable, "-c", burn], check=True)
+    assert quiet._ours() - ours >= 0.3
+    assert quiet._busy() - busy >= 0.3 - 2 / quiet.TICK  # /proc/stat counts in ticks
+    assert others.cores >= 0.0

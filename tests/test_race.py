@@ -94,16 +94,23 @@ def test_a_proof_of_none_wins() -> None:
     assert not multiprocessing.active_children()
 
 
-def test_a_problem_settled_in_the_head_start_starts_no_process(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("head_start", "started"), [(60.0, False), (0.0, True)])
+def test_the_others_start_once_the_head_start_is_over_and_not_before(
+        monkeypatch: pytest.MonkeyPatch, head_start: float, started: bool) -> None:
+    # A problem the home member settles within its head start starts no
+    # process. A head start its setup alone outlasts (here: none) starts the
+    # others before its first slice, even though that slice settles the problem.
     name = _engines("bitmask", "cpsat")
-    monkeypatch.setattr(race, "HEAD_START", 60.0)
+    monkeypatch.setattr(race, "HEAD_START", head_start)
     monkeypatch.setattr(race, "WARMED", {"bitmask"})
-    result = csp.count(queens_model(6), name)
-    assert (result.count, result.status) == (4, Status.COMPLETE)
+    result = csp.count(queens_model(4), name)
+    assert (result.count, result.status) == (2, Status.COMPLETE)
     extra = result.stats.extra
-    assert extra["winner"] == "bitmask" and extra["race"]["cpsat"]["status"] == "NOT STARTED"
-    assert extra["race_costs"]["started_with"] is None
+    assert (extra["race"]["cpsat"]["status"] != "NOT STARTED") is started
+    assert extra["race_costs"]["started_with"] == (_start_method() if started else None)
+    if not started:
+        assert extra["winner"] == "bitmask"
+    assert not multiprocessing.active_children()
 
 
 def test_a_first_race_starts_the_others_at_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,9 +35,10 @@ fails while running is noted and the others race on.
 
 Where members run: the first member whose backend is `SLICED` (`dlx`,
 `bitmask`, `sat`: searches that come back to Python between short slices)
-runs in this process, alone for `HEAD_START` seconds (a problem it settles
-in less never starts a process: on a batch of easy puzzles the race costs
-little more than that member alone), then interleaved with reading the
+runs in this process, alone for `HEAD_START` seconds, or only for its setup
+if that takes longer (a problem it settles in less never starts a process:
+on a batch of easy puzzles the race costs little more than that member
+alone), then interleaved with reading the
 others' news every `HOME_SLICE` seconds. Each other member runs in a process
 of its own, started by `fork` while this process runs no other Python
 thread: nothing is pickled, imported or loaded again, and a script needs no
@@ -101,10 +102,14 @@ QUIET_SECONDS = 0.5
 BUFFER = 10_000
 """The largest `limit` raced to the end: each member may keep that many solutions."""
 
-HEAD_START = 0.05
+HEAD_START = 0.02
 """Seconds the member run in this process searches alone before the others
 are started (once it has run here before: `WARMED`): a problem it settles
-in less never pays for a process."""
+in less never pays for a process. About what starting and stopping them
+costs (a fork of a few ms, reaping the losers, the member building its
+model: 15-25 ms on a 36x36 sudoku), so that neither the easy problems nor
+the hard ones pay much more than twice that cost; a 9x9 sudoku takes `bitmask`
+1-2 ms (bench/RESULTS.md, section 18)."""
 
 WARMED: set[str] = set()
 """The members that have run a slice in this process: their kernels are
@@ -425,6 +430,12 @@ class RaceSearch(Search):
                 self._tick()
         return None
 
+    def _past_head_start(self) -> bool:
+        """Whether the others are due to start: not yet started, and the home
+        member's head start is over."""
+        assert self._started is not None
+        return not self._launched and time.perf_counter() - self._started >= HEAD_START
+
     def _expired(self) -> bool:
         return self._deadline is not None and time.perf_counter() >= self._deadline
 
@@ -461,6 +472,11 @@ class RaceSearch(Search):
                 # Short slices, each followed by the callback: a winner
                 # elsewhere stops this search within HOME_SLICE.
                 search.SLICE_SECONDS, search.PROGRESS_SECONDS = HOME_SLICE, 0.0
+                if self._past_head_start():
+                    # Its setup alone outlasted the head start (a large
+                    # problem: 20-40 ms on a 36x36 sudoku): the others start
+                    # now, not a slice later.
+                    self._launch()
             if self.count_only:
                 search.count()
             else:
@@ -502,7 +518,7 @@ class RaceSearch(Search):
         home.figures = _figures(stats)
         self._news = True
         if self.winner is None:
-            if not self._launched and time.perf_counter() - self._started >= HEAD_START:
+            if self._past_head_start():
                 self._launch()
             listening = [r for r in self.runners if r.conn is not None and r.running]
             if listening:
