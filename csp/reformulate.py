@@ -279,7 +279,7 @@ def _declare_lowering(
                           dtype=np.int64, count=int(sizes.sum()))
     values, value_index = _value_index(opt_val)
     # holds[x, i]: whether value i is in x's domain
-    holds = np.zeros((n, len(values)), dtype=np.int64)
+    holds = np.zeros((n, len(values)), dtype=np.int32)
     holds[opt_var, value_index] = 1
 
     # The all-different items (j, v): primary when j is a permutation, else
@@ -304,7 +304,7 @@ def _declare_lowering(
     is_secondary = (holders > 1) & ~permutation[:, None]
     primary_d, primary_i = np.nonzero(is_primary)
     secondary_d, secondary_i = np.nonzero(is_secondary)
-    diff_code = np.full((len(differents), len(values)), -1, dtype=np.int64)
+    diff_code = np.full((len(differents), len(values)), -1, dtype=np.int32)  # item numbers, as kept
     diff_code[primary_d, primary_i] = n + len(tuples) + np.arange(len(primary_d))
     colour_vars = [x for x in names if x in coloured] if coloured else []
     n_primary = n + len(tuples) + len(primary_d)
@@ -429,7 +429,7 @@ def _value_index(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     shifted = values - low
     seen[shifted] = 1
     distinct = np.flatnonzero(seen)
-    return distinct + low, (np.cumsum(seen) - 1)[shifted]
+    return distinct + low, (np.cumsum(seen, dtype=np.int32) - 1)[shifted]
 
 
 def _payloads(names: list[Hashable], opt_var: np.ndarray, opt_val: np.ndarray,
