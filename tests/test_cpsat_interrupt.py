@@ -34,9 +34,14 @@ def test_ctrl_c_ends_a_cpsat_run_interrupted(mode: str) -> None:
         # A shell's background job ignores SIGINT, and a child inherits that.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(6)  # import, then some solutions (14 queens has 365,596)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=120)
+    try:
+        time.sleep(6)  # import, then some solutions (14 queens has 365,596)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:  # a failed test leaves no search running behind it
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
     assert process.returncode == 130, (process.returncode, err)
     summary = out.splitlines()[-1]
     assert summary.endswith("(INTERRUPTED)"), summary
