@@ -98,6 +98,14 @@ def test_links_are_restored_after_a_complete_search():
 
 
 @pytest.mark.parametrize("engine", SEARCHES)
+def test_sanity_holds_without_items(engine):
+    # No item: one solution (the empty cover), and a structure with no segment.
+    search = engine(ExactCover([]))
+    assert search.count().count == 1
+    assert search.sanity() == []
+
+
+@pytest.mark.parametrize("engine", SEARCHES)
 def test_sanity_holds_in_the_middle_of_a_search(engine):
     search = engine(ExactCover.from_text(queens_text(9)))
     for _ in itertools.islice(search, 10):

@@ -1255,7 +1255,9 @@ def _choose_last(p, s, depth):
     if it is still open: a variable with two values or more, or a value of an
     all-different not yet placed, with two places or more (Lecoutre et al.,
     "Reasoning from last conflict(s) in constraint programming", 2009). False
-    if it is settled: the usual choice then."""
+    if it is settled, or if the all-different may now leave the value unused
+    (the conflict arose where its values were as many as its cells, on another
+    branch): its places are then no partition. The usual choice then."""
     choice = s.st[LAST_CHOICE]
     if choice > 0:
         v = choice - 1
@@ -1270,13 +1272,15 @@ def _choose_last(p, s, depth):
     bit = s.st[LAST_BIT]
     a, b = p.cstart[c], p.cstart[c + 1]
     places = 0
+    used = 0
     for e in range(a, b):
         m = _to_common(p, e, s.dom[p.cvars[e]])
+        used |= m
         if m & bit:
             if m == bit:
                 return False  # placed
             places |= 1 << (e - a)
-    if places & (places - 1) == 0:
+    if popcount(used) != b - a or places & (places - 1) == 0:
         return False
     s.var_at[depth] = choice
     s.vbit[depth] = bit

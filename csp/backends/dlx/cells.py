@@ -116,7 +116,7 @@ def sanity(cells: Cells) -> list[str]:
     pairs = pairs_at(n)
     size, start, place = sets[HEADS:HEADS + n], sets[pairs:pairs + 2 * n:2], \
         sets[pairs + 1:pairs + 2 * n:2]
-    ends = [int(x) for x in start[1:]] + [len(sets)]
+    ends = [int(x) for x in start[1:]] + [len(sets)] if n else []  # (no items: no segment)
     problems = []
     if n and start[0] != pairs + 2 * n:
         problems.append(f"the first segment starts at {start[0]}, not {pairs + 2 * n}")
