@@ -233,7 +233,7 @@ static int search(Cells *k, int count_only, int64_t budget)
     int64_t *state = k->state;
     const int64_t n_primary = k->n_primary, n_items = k->n_items;
     const Heads h = heads(sets, n_items);
-    int32_t *restrict size = h.size;
+    int32_t *size = h.size;  /* based on `sets`, so no restrict of its own (same code) */
     const int32_t second = sets[0];
     int64_t level = state[LEVEL], phase = state[PHASE], solutions = state[SOLUTIONS];
     int64_t nodes = state[NODES], updates = state[UPDATES], base = state[BASE];
