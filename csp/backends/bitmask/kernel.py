@@ -348,16 +348,21 @@ def _undo(p, s, mark):
 
 
 @_jit(inline="always")
+def _image(table, base, m):
+    """The set {table[base + i] : bit i of m}: a mask mapped bit by bit."""
+    out = 0
+    while m != 0:
+        out |= 1 << table[base + lowest(m)]
+        m &= m - 1
+    return out
+
+
+@_jit(inline="always")
 def _to_common(p, e, m):
     shift = p.cshift[e]
     if shift >= 0:
         return m << shift
-    out = 0
-    base = p.ctoff[e]
-    while m != 0:
-        out |= 1 << p.tmap[base + lowest(m)]
-        m &= m - 1
-    return out
+    return _image(p.tmap, p.ctoff[e], m)
 
 
 @_jit(inline="always")
@@ -542,10 +547,7 @@ def _matching(p, s, c):
         m = w[W_DOM + i]
         r = SIGN_BIT if m & free_values else 0
         m &= ~free_values & ~(1 << s.match[a0 + w[W_OPEN + i]])
-        while m != 0:
-            r |= 1 << w[W_OWNER + lowest(m)]
-            m &= m - 1
-        w[W_REACH + i] = r
+        w[W_REACH + i] = r | _image(w, W_OWNER, m)
     if n < 63:
         closure = W_QUEUE
         _components(w, n)
@@ -657,11 +659,7 @@ def _stepped_back(s, a0, base, start, within):
 @_jit(inline="always")
 def _matched(s, a0, positions):
     """The values matched to a set of positions (from entry a0 on)."""
-    out = 0
-    while positions != 0:
-        out |= 1 << s.match[a0 + lowest(positions)]
-        positions &= positions - 1
-    return out
+    return _image(s.match, a0, positions)
 
 
 @_jit(inline="always")
