@@ -28,6 +28,7 @@ uses. Exchanging the items a and c of this `xc` (so options 0 and 1, and 2 and
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from csp import dispatch
@@ -57,6 +58,7 @@ def solutions(
     progress: Progress | None = None,
     up_to_symmetry: bool | Group = False,
     symmetry: Group | None = None,
+    over: Iterable[Any] | None = None,
 ) -> Search:
     """A lazy iterator of the solutions of `problem`.
 
@@ -64,11 +66,16 @@ def solutions(
     ends) and `.stats`. With `up_to_symmetry` (a `csp.symmetry.Group`, or True
     for the group given as `symmetry=` or else declared on the problem,
     `problem.symmetry`) only the canonical solution of each class of
-    equivalent ones is listed; see `csp.symmetry`. The time limit counts from
-    the call: lowering the problem for the backend spends it too.
+    equivalent ones is listed; see `csp.symmetry`. With `over` (some of a
+    model's variables) each distinct assignment of those variables that
+    extends to a solution is listed once, as a dict of them only; see
+    `csp.projection`. The time limit counts from the call: lowering the
+    problem for the backend spends it too.
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
+    if over is not None:
+        return _projected(problem, over, backend, up_to_symmetry, limit, time_limit, progress)
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
         from csp import symmetry as sym
@@ -89,6 +96,7 @@ def count(
     progress: Progress | None = None,
     up_to_symmetry: bool | Group = False,
     symmetry: Group | None = None,
+    over: Iterable[Any] | None = None,
 ) -> Result:
     """Count the solutions of `problem` without materialising them.
 
@@ -97,6 +105,8 @@ def count(
     `symmetry=` or else declared on the problem, `problem.symmetry`) each
     class of equivalent solutions is counted once;
     `stats.extra["raw_solutions"]` says how many solutions the search met.
+    With `over` (some of a model's variables), count the distinct assignments
+    of those variables that extend to a solution (`csp.projection`).
 
     >>> from csp import ExactCover
     >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
@@ -105,6 +115,9 @@ def count(
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
+    if over is not None:
+        return _projected(problem, over, backend, up_to_symmetry, limit, time_limit,
+                          progress).result()
     if limit is not None:
         # One solution at a time, none kept: a kernel counts without stopping.
         return solutions(problem, backend, limit=limit, time_limit=time_limit,
@@ -129,6 +142,18 @@ def solve(
     """The first solution (`.solution`, None if there is none) in a `Result`."""
     search = solutions(problem, backend, limit=1, time_limit=time_limit, progress=progress)
     return search.result()
+
+
+def _projected(problem: Problem, over: Iterable[Any], backend: str | Backend,
+               up_to_symmetry: bool | Group, limit: int | None, time_limit: float | None,
+               progress: Progress | None) -> Search:
+    if up_to_symmetry is not False:
+        raise InputError("over= and up_to_symmetry= cannot be combined: a symmetry acts on "
+                         "whole solutions, not on their projections")
+    from csp.projection import projected
+
+    return projected(problem, over, backend, limit=limit, time_limit=time_limit,
+                     progress=progress)
 
 
 def _checked(limit: int | None, time_limit: float | None, progress: Progress | None
