@@ -673,7 +673,7 @@ def _compare_linear_neg(a: Any, x: Any) -> Constraint:
     return Linear([a, x], [1, 1], ">=", 0)
 
 
-def _sum_equals(names: list[Hashable], target: Any) -> Constraint:
+def _sum_equals(names: Sequence[Any], target: Any) -> Constraint:
     if isinstance(target, int):
         if not names:
             return And([]) if target == 0 else Or([])
