@@ -25,7 +25,7 @@ from csp.constraints import AllDifferent, Compare, Constraint, Linear, Relation,
 from csp.crosscheck import CrosscheckReport, crosscheck
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
-from csp.family import family, solve_many
+from csp.family import family, solve_family
 from csp.model import Assignment, Model, Variable
 from csp.result import Result, Stats, Status
 from csp.solve import count, solutions, solve
@@ -87,5 +87,5 @@ __all__ = [
     "crosscheck",
     "solutions",
     "solve",
-    "solve_many",
+    "solve_family",
 ]

@@ -29,7 +29,7 @@ from typing import ClassVar
 import numpy as np
 
 from csp.backends.base import CONSTRAINT_KINDS, FAMILY, PAUSED, SLICED, Progress, SlicedSearch
-from csp.backends.bitmask import batch, kernel, layout, learn
+from csp.backends.bitmask import family, kernel, layout, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
 from csp.model import Assignment, Model
 from csp.result import Result, Stats, Status
@@ -153,7 +153,7 @@ class BitmaskBackend:
                              progress=progress).count()
 
 
-    def solve_many(self, problem: Model, givens: Sequence[Mapping[object, Sequence[int]]], *,
+    def solve_family(self, problem: Model, givens: Sequence[Mapping[object, Sequence[int]]], *,
                    count: bool = False, progress: Progress | None = None
                    ) -> Iterator[Result]:
         """Each puzzle `problem` with the domains `givens[j]` (`{name: values}`)
@@ -176,15 +176,15 @@ class BitmaskBackend:
         if not compiled.feasible:
             fresh.st[layout.PHASE] = layout.PHASE_DONE
         state = kernel.new_state(p)
-        where = np.zeros(batch.BATCH_SIZE, dtype=np.int64)
-        out = np.zeros((len(givens), batch.OUT_SIZE), dtype=np.int64)
+        where = np.zeros(family.BATCH_SIZE, dtype=np.int64)
+        out = np.zeros((len(givens), family.OUT_SIZE), dtype=np.int64)
         found = np.zeros((len(givens), max(len(compiled.names), 1)), dtype=np.int64)
         arrays = (np.asarray(starts, dtype=np.int64), np.asarray(fixed_var, dtype=np.int64),
                   np.asarray(fixed_mask, dtype=np.int64))
         done = 0
         clock = time.perf_counter()
         while done < len(givens):
-            now = batch.solve_batch(p, state, fresh, *arrays, count, where, out, found,
+            now = family.solve_batch(p, state, fresh, *arrays, count, where, out, found,
                                     BATCH_BUDGET)
             seconds = (time.perf_counter() - clock) / max(now - done, 1)
             for j in range(done, now):
@@ -192,8 +192,8 @@ class BitmaskBackend:
             done = now
             clock = time.perf_counter()
             if progress is not None:
-                progress(Stats(solutions=int(out[:done, batch.OUT_SOLUTIONS].sum()),
-                               nodes=int(out[:done, batch.OUT_NODES].sum())))
+                progress(Stats(solutions=int(out[:done, family.OUT_SOLUTIONS].sum()),
+                               nodes=int(out[:done, family.OUT_NODES].sum())))
 
 
 BATCH_BUDGET = 1 << 16
@@ -211,14 +211,14 @@ def _mask(position: dict[int, int], values: Sequence[int]) -> int:
 
 def _family_result(compiled: Compiled, out: np.ndarray, found: np.ndarray, count: bool,
                    seconds: float) -> Result:
-    solutions = int(out[batch.OUT_SOLUTIONS])
-    stats = Stats(solutions=solutions, nodes=int(out[batch.OUT_NODES]),
-                  failures=int(out[batch.OUT_FAILURES]), time=seconds)
+    solutions = int(out[family.OUT_SOLUTIONS])
+    stats = Stats(solutions=solutions, nodes=int(out[family.OUT_NODES]),
+                  failures=int(out[family.OUT_FAILURES]), time=seconds)
     solution = None
     if solutions and not count:
         solution = Assignment(zip(compiled.names, map(tuple.__getitem__, compiled.values,
                                                       found.tolist())))
-    exhausted = int(out[batch.OUT_DONE]) == 1
+    exhausted = int(out[family.OUT_DONE]) == 1
     return Result(solutions, Status.COMPLETE if exhausted else Status.SOLUTION_LIMIT, stats,
                   "bitmask", solution)
 
