@@ -28,7 +28,7 @@ uses. Exchanging the items a and c of this `xc` (so options 0 and 1, and 2 and
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from csp import dispatch
 from csp.backends.base import (
@@ -40,12 +40,11 @@ from csp.backends.base import (
     check_time_limit,
 )
 from csp.errors import InputError
+from csp.problem import Problem
 from csp.result import Result
 
 if TYPE_CHECKING:
     from csp.symmetry import Group
-
-Problem = Any  # an ExactCover or a Model
 
 
 def solutions(

@@ -50,9 +50,12 @@ import numbers
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from csp.result import Result, Stats, Status
+
+if TYPE_CHECKING:
+    from csp.problem import Problem
 
 Progress = Callable[[Stats], None]
 """A progress callback: called now and then with the statistics so far."""
@@ -85,7 +88,7 @@ class Backend(Protocol):
 
     def solutions(
         self,
-        problem: Any,
+        problem: Problem,
         *,
         limit: int | None = None,
         time_limit: float | None = None,
@@ -94,7 +97,7 @@ class Backend(Protocol):
 
     def count(
         self,
-        problem: Any,
+        problem: Problem,
         *,
         time_limit: float | None = None,
         progress: Progress | None = None,
