@@ -64,6 +64,22 @@ def solve_family(
     exhausted. Bad givens (an option or a variable the shape does not have, a
     value outside a domain) are an `InputError` naming the puzzle, before any
     search.
+
+    Args:
+        shape: what the puzzles share, an `ExactCover` or a `Model`.
+        givens: per puzzle, the option indices it forces (exact cover) or
+            `{variable: value or values}` (model).
+        backend: a name, `"auto"` or a backend object; one with the `family`
+            capability solves all in one compiled loop.
+        count: count each puzzle's solutions instead of finding the first.
+        progress: called now and then with the statistics so far.
+
+    Returns:
+        An iterator of one `Result` per puzzle, in order.
+
+    Raises:
+        InputError: bad givens, naming the puzzle; or the backend refuses the shape.
+        BackendUnavailable: an unknown backend, or one whose package is missing.
     """
     progress = check_progress(progress)
     puzzles = [_checked(shape, g, j) for j, g in enumerate(givens)]
@@ -89,6 +105,18 @@ def family(kind: Any, puzzles: Sequence[Any], form: str | None = None
     The kind's `shape(puzzle)` says which puzzles share a structure; the
     first puzzle whose shape differs from the first one's is an `InputError`
     naming it (its number in `puzzles`, and its line if it has one).
+
+    Args:
+        kind: a `csp.problems.Kind` that declares `shape`, `declare_shape`
+            and `givens` (sudoku and latin do).
+        puzzles: the kind's puzzles, as its `parse` gives them.
+        form: `"exact-cover"` or `"model"`; None: the kind's own.
+
+    Returns:
+        `(shape, givens)`, ready for `solve_family`.
+
+    Raises:
+        InputError: no puzzle, a kind without a shape, or puzzles of two shapes.
     """
     if not puzzles:
         raise InputError("a family needs at least one puzzle")

@@ -65,6 +65,35 @@ def solutions(
     `problem.symmetry`) only the canonical solution of each class of
     equivalent ones is listed; see `csp.symmetry`. The time limit counts from
     the call: lowering the problem for the backend spends it too.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
+            first available backend native to the problem's form), or a
+            backend object.
+        limit: stop after this many solutions (status `SOLUTION_LIMIT`).
+        time_limit: seconds, from the call (`float("inf")`: none).
+        progress: called about five times a second with a copy of the `Stats`.
+        up_to_symmetry: list one solution per class of equivalent ones: True
+            (the problem's declared group, or `symmetry`) or a `Group`.
+        symmetry: the group `up_to_symmetry=True` uses.
+
+    Returns:
+        A `Search`: iterate it for the solutions (sorted option indices for an
+        exact cover, an `Assignment` for a model); its `status` and `stats`
+        are live, and `result()` drains it into a `Result`.
+
+    Raises:
+        InputError: the problem or an argument is bad, or the backend refuses
+            the problem (`csp.errors.Refused`, naming the backends that take it).
+        BackendUnavailable: an unknown backend, or one whose package is missing.
+        TypeError: `limit`, `time_limit` or `progress` of the wrong type.
+
+    >>> from csp import ExactCover
+    >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
+    >>> search = solutions(xc, "dlx")
+    >>> sorted(search), search.status.value
+    ([(0, 1), (2,)], 'COMPLETE')
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
@@ -97,6 +126,28 @@ def count(
     class of equivalent solutions is counted once;
     `stats.extra["raw_solutions"]` says how many solutions the search met.
 
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
+            first available backend native to the problem's form), or a
+            backend object.
+        limit: stop after this many solutions (status `SOLUTION_LIMIT`).
+        time_limit: seconds, from the call (`float("inf")`: none).
+        progress: called about five times a second with a copy of the `Stats`.
+        up_to_symmetry: count one solution per class of equivalent ones: True
+            (the problem's declared group, or `symmetry`) or a `Group`.
+        symmetry: the group `up_to_symmetry=True` uses.
+
+    Returns:
+        A `Result`: `count` (exact only when `status` is `COMPLETE`), `status`,
+        `stats`, `backend`.
+
+    Raises:
+        InputError: the problem or an argument is bad, or the backend refuses
+            the problem (`csp.errors.Refused`, naming the backends that take it).
+        BackendUnavailable: an unknown backend, or one whose package is missing.
+        TypeError: `limit`, `time_limit` or `progress` of the wrong type.
+
     >>> from csp import ExactCover
     >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
     >>> count(xc).count, count(xc, limit=1).count, count(xc, limit=1).status.value
@@ -125,7 +176,31 @@ def solve(
     time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> Result:
-    """The first solution (`.solution`, None if there is none) in a `Result`."""
+    """The first solution of `problem`.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
+            first available backend native to the problem's form), or a
+            backend object.
+        time_limit: seconds, from the call (`float("inf")`: none).
+        progress: called about five times a second with a copy of the `Stats`.
+
+    Returns:
+        A `Result` whose `solution` is the first solution found, or None
+        (status `COMPLETE`: there is none; `TIME_LIMIT`: none found in time).
+
+    Raises:
+        InputError: the problem or an argument is bad, or the backend refuses it.
+        BackendUnavailable: an unknown backend, or one whose package is missing.
+
+    >>> from csp import Model
+    >>> m = Model()
+    >>> x, y = m.var("x", range(3)), m.var("y", range(3))
+    >>> _ = m.add(x + y == 4)
+    >>> solve(m).solution
+    {'x': 2, 'y': 2}
+    """
     search = solutions(problem, backend, limit=1, time_limit=time_limit, progress=progress)
     return search.result()
 

@@ -5,7 +5,8 @@
 - `<!-- csp:cli -->` in a page: every subcommand's `--help`, from the
   parser `csp.cli.build_parser` builds;
 - `<!-- csp:kinds -->`: every built-in puzzle kind's format, from its
-  module's documentation, with its example file.
+  module's documentation, with its example file;
+- `<!-- csp:capabilities -->`: every built-in backend's capabilities.
 
 `tests/test_docs.py` imports this file to check what it makes.
 """
@@ -117,7 +118,26 @@ def _example(name: str) -> Path | None:
     return None
 
 
-MARKERS = {"<!-- csp:cli -->": cli_reference, "<!-- csp:kinds -->": kinds_reference}
+def capabilities_reference() -> str:
+    """Each built-in backend: its native form, what it accepts, its capabilities."""
+    from csp import backends
+
+    rows = ["| backend | native form | accepts | capabilities |", "|---|---|---|---|"]
+    for name in backends.BUILTIN_NAMES:
+        try:
+            backend = backends.get(name)
+        except backends.BackendUnavailable as err:
+            rows.append(f"| `{name}` | {backends.native_form(name)} | "
+                        f"not installed here: {err} | |")
+            continue
+        accepts = ", ".join(backends.form_of(form) for form in backend.accepts)
+        rows.append(f"| `{name}` | {backends.form_of(backend.native)} | {accepts} | "
+                    f"{', '.join(f'`{c}`' for c in sorted(backend.capabilities))} |")
+    return "\n".join(rows) + "\n"
+
+
+MARKERS = {"<!-- csp:cli -->": cli_reference, "<!-- csp:kinds -->": kinds_reference,
+           "<!-- csp:capabilities -->": capabilities_reference}
 
 
 def on_files(files, config):  # type: ignore[no-untyped-def]

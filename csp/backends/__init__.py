@@ -127,7 +127,24 @@ def broken() -> dict[str, str]:
 
 def get(backend: str | Backend) -> Backend:
     """The backend called `backend` (or `backend` itself, checked against the
-    protocol); `BackendUnavailable` says why it cannot run."""
+    protocol).
+
+    Args:
+        backend: a name (a built-in's, a plug-in's, a registered one's, an old
+            alias; `name:options` for a backend that takes options, as
+            `race:dlx+cpsat`), or a backend object.
+
+    Returns:
+        The backend object, loaded on first use.
+
+    Raises:
+        BackendUnavailable: an unknown name (listing the known ones), a
+            backend whose package is missing (with the `pip install` line), a
+            broken plug-in (with why), or an object that is no backend.
+
+    >>> get("dlx").name, sorted(get("dlx").capabilities)[:2]
+    ('dlx', ['colours', 'family'])
+    """
     if not isinstance(backend, str):
         problems = validate(backend)
         if problems:
@@ -201,7 +218,24 @@ def register(backend: Backend | type, *, replace: bool = False) -> Backend:
     """Add a backend (an object, or a class taking no arguments) at run time.
 
     It is checked against the protocol; a name already taken is an error
-    unless `replace` (a built-in is never replaced). Returns the backend.
+    unless `replace` (a built-in is never replaced).
+
+    Args:
+        backend: a backend object, or its class.
+        replace: replace a plug-in or registered backend of the same name.
+
+    Returns:
+        The registered backend object.
+
+    Raises:
+        BackendUnavailable: not a backend (what it lacks), or a name taken.
+
+    >>> from csp.backends.dlx import DLXBackend
+    >>> class Mine(DLXBackend):
+    ...     name = "mine"
+    >>> register(Mine).name in available()
+    True
+    >>> unregister("mine")
     """
     instance = backend() if isinstance(backend, type) else backend
     problems = validate(instance)

@@ -30,8 +30,21 @@ FORMATS = ("auto", "knuth", "dimacs", "matrix")
 def read_cover(path: str, format: str = "auto", *, text: str | None = None,
                warn: Warn | None = None) -> ExactCover:
     """The exact cover in file `path` (or in `text`, read from `path`), in
-    `format`: one of `FORMATS` (see the module's documentation). Raises
-    `InputError` for an unknown format or bad input, naming the line at fault.
+    `format`: one of `FORMATS` (see the module's documentation).
+
+    Args:
+        path: the file (`-` is not read here: pass its `text`).
+        format: `auto`, `knuth`, `dimacs` or `matrix`.
+        text: the file's text, if it was read already.
+        warn: called with each message about a dropped option (default: an
+            `InputWarning`).
+
+    Returns:
+        The `ExactCover`.
+
+    Raises:
+        InputError: an unknown format, an unreadable file, or bad input,
+            naming the line at fault.
     """
     if format not in FORMATS:
         raise InputError(f"unknown format {format!r}: one of {', '.join(FORMATS)}")

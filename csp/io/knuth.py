@@ -42,7 +42,19 @@ def parse(text: str, into: type[Cover], *, source: str | None = None,
     """The exact cover written in `text` in Knuth's format, as an `into`
     (`ExactCover`, or a subclass). An option without a primary item is
     dropped with a warning, as Knuth's programs do: `warn(message)` if given,
-    else an `InputWarning`. Raises `InputError` naming the line at fault.
+    else an `InputWarning`.
+
+    Args:
+        text: the file's text.
+        into: the class to make, `ExactCover` or a subclass.
+        source: the file's name, for messages.
+        warn: called with each message about a dropped option.
+
+    Returns:
+        The exact cover, an instance of `into`.
+
+    Raises:
+        InputError: malformed input, naming the line at fault.
 
     >>> from csp import ExactCover
     >>> parse("2|r 0:1|c\\nr c\\nr\\n", ExactCover).bounds
