@@ -36,7 +36,7 @@ from csp.expressions import (
     Mod,
     NValue,
 )
-from csp.family import family, solve_many
+from csp.family import family, solve_family
 from csp.global_constraints import (
     AllDifferentExcept,
     AllEqual,
@@ -138,5 +138,5 @@ __all__ = [
     "crosscheck",
     "solutions",
     "solve",
-    "solve_many",
+    "solve_family",
 ]

@@ -31,7 +31,7 @@ built-in gets:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -305,35 +305,6 @@ class Decoded(Search):
     def close(self) -> None:
         self.inner.close()
         self.status = self.inner.status
-
-
-def prefixes(plan: Plan, target_pieces: int) -> list[tuple[Hashable, ...]]:
-    """Prefixes of `plan`'s own search tree (a `SPLIT` backend) whose subtrees
-    partition its solutions: the shallowest level with at least `target_pieces`.
-
-    Levels with one choice (a sudoku's forced cells) do not count: the split
-    goes deeper until the tree branches. Each level costs at most the nodes
-    above it, fewer than `target_pieces` per level until the last.
-    """
-    splitter: Any = plan.backend
-    found: list[tuple[Hashable, ...]] = [()]
-    depth = 0
-    while len(found) < target_pieces:
-        depth += 1
-        found = [tuple(prefix) for prefix in splitter.split(plan.target, (), depth)]
-        if not found or max(len(prefix) for prefix in found) < depth:
-            break  # every branch ended above this depth: nothing deeper to split
-    return found
-
-
-def count_below(plan: Plan, prefix: Sequence[Hashable],
-                time_limit: float | None = None) -> Result:
-    """The solutions of `plan` that extend `prefix` (a `SPLIT` backend)."""
-    splitter: Any = plan.backend
-    result = checked(splitter.count_chosen(plan.target, prefix, time_limit=time_limit),
-                     plan.name)
-    result.backend = plan.name
-    return result
 
 
 __all__ = ["Decoded", "Plan", "checked", "kinds", "prepare", "refusal", "resolve", "splits",

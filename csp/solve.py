@@ -41,12 +41,11 @@ from csp.backends.base import (
     check_time_limit,
 )
 from csp.errors import InputError
+from csp.problem import Problem
 from csp.result import Result
 
 if TYPE_CHECKING:
     from csp.symmetry import Group
-
-Problem = Any  # an ExactCover or a Model
 
 
 def solutions(
@@ -71,6 +70,36 @@ def solutions(
     extends to a solution is listed once, as a dict of them only; see
     `csp.projection`. The time limit counts from the call: lowering the
     problem for the backend spends it too.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
+            first available backend native to the problem's form), or a
+            backend object.
+        limit: stop after this many solutions (status `SOLUTION_LIMIT`).
+        time_limit: seconds, from the call (`float("inf")`: none).
+        progress: called about five times a second with a copy of the `Stats`.
+        up_to_symmetry: list one solution per class of equivalent ones: True
+            (the problem's declared group, or `symmetry`) or a `Group`.
+        symmetry: the group `up_to_symmetry=True` uses.
+        over: a model's variables to project the solutions onto.
+
+    Returns:
+        A `Search`: iterate it for the solutions (sorted option indices for an
+        exact cover, an `Assignment` for a model); its `status` and `stats`
+        are live, and `result()` drains it into a `Result`.
+
+    Raises:
+        InputError: the problem or an argument is bad, or the backend refuses
+            the problem (`csp.errors.Refused`, naming the backends that take it).
+        BackendUnavailable: an unknown backend, or one whose package is missing.
+        TypeError: `limit`, `time_limit` or `progress` of the wrong type.
+
+    >>> from csp import ExactCover
+    >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
+    >>> search = solutions(xc, "dlx")
+    >>> sorted(search), search.status.value
+    ([(0, 1), (2,)], 'COMPLETE')
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
@@ -108,6 +137,29 @@ def count(
     With `over` (some of a model's variables), count the distinct assignments
     of those variables that extend to a solution (`csp.projection`).
 
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
+            first available backend native to the problem's form), or a
+            backend object.
+        limit: stop after this many solutions (status `SOLUTION_LIMIT`).
+        time_limit: seconds, from the call (`float("inf")`: none).
+        progress: called about five times a second with a copy of the `Stats`.
+        up_to_symmetry: count one solution per class of equivalent ones: True
+            (the problem's declared group, or `symmetry`) or a `Group`.
+        symmetry: the group `up_to_symmetry=True` uses.
+        over: a model's variables: count the distinct assignments of those.
+
+    Returns:
+        A `Result`: `count` (exact only when `status` is `COMPLETE`), `status`,
+        `stats`, `backend`.
+
+    Raises:
+        InputError: the problem or an argument is bad, or the backend refuses
+            the problem (`csp.errors.Refused`, naming the backends that take it).
+        BackendUnavailable: an unknown backend, or one whose package is missing.
+        TypeError: `limit`, `time_limit` or `progress` of the wrong type.
+
     >>> from csp import ExactCover
     >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
     >>> count(xc).count, count(xc, limit=1).count, count(xc, limit=1).status.value
@@ -139,7 +191,31 @@ def solve(
     time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> Result:
-    """The first solution (`.solution`, None if there is none) in a `Result`."""
+    """The first solution of `problem`.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
+            first available backend native to the problem's form), or a
+            backend object.
+        time_limit: seconds, from the call (`float("inf")`: none).
+        progress: called about five times a second with a copy of the `Stats`.
+
+    Returns:
+        A `Result` whose `solution` is the first solution found, or None
+        (status `COMPLETE`: there is none; `TIME_LIMIT`: none found in time).
+
+    Raises:
+        InputError: the problem or an argument is bad, or the backend refuses it.
+        BackendUnavailable: an unknown backend, or one whose package is missing.
+
+    >>> from csp import Model
+    >>> m = Model()
+    >>> x, y = m.var("x", range(3)), m.var("y", range(3))
+    >>> _ = m.add(x + y == 4)
+    >>> solve(m).solution
+    {'x': 2, 'y': 2}
+    """
     search = solutions(problem, backend, limit=1, time_limit=time_limit, progress=progress)
     return search.result()
 

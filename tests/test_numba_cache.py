@@ -22,9 +22,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = """
 import os, sys, numba
 from numba import njit
-import csp.backends.bitmask.kernel, csp.backends.dlx.kernel, csp.backends.dlx.links
+import importlib, pkgutil
+import csp.backends.bitmask, csp.backends.dlx
 root = numba.config.CACHE_DIR
-for module in (csp.backends.bitmask.kernel, csp.backends.dlx.kernel, csp.backends.dlx.links):
+modules = [importlib.import_module(f"{package.__name__}.{info.name}")
+           for package in (csp.backends.bitmask, csp.backends.dlx)
+           for info in pkgutil.iter_modules(package.__path__)]
+for module in modules:
     for name, obj in vars(module).items():
         cache = getattr(obj, "_cache", None)
         if cache is not None and hasattr(cache, "_cache_path"):
@@ -86,6 +90,53 @@ def test_no_kernel_module_writes_its_cache_beside_its_source() -> None:
         text = path.read_text()
         if re.search(r"^@njit\(.*cache=True|partial\(njit, cache=True", text, re.MULTILINE):
             assert "import csp._numba_cache" in text, path
+
+
+# Two kernel modules, the second inlining the first's function: numba alone
+# stamps `twice` with b.py's source only, and would run a's old code after an
+# edit to a.py.
+KERNEL_A = """
+import csp._numba_cache
+from numba import njit
+
+@njit(cache=True, inline="always")
+def base():
+    return {value}
+"""
+KERNEL_B = """
+import csp._numba_cache
+from numba import njit
+from kern.a import base
+
+@njit(cache=True)
+def twice():
+    return 2 * base()
+"""
+RUN_B = """
+from kern.b import twice
+print(twice(), twice.stats.cache_hits.get(twice.signatures[0], 0) if twice.signatures else 0)
+"""
+
+
+def test_an_edit_to_a_kernel_module_recompiles_the_kernels_that_use_it(tmp_path: Path) -> None:
+    package = tmp_path / "kern"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "b.py").write_text(KERNEL_B)
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp_path}",
+               NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", RUN_B], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    (package / "a.py").write_text(KERNEL_A.format(value=21))
+    assert run() == ["42", "0"]  # compiled, and cached
+    assert run() == ["42", "1"]  # loaded from the cache
+    (package / "a.py").write_text(KERNEL_A.format(value=50))
+    assert run() == ["100", "0"]  # b's cache is stale: recompiled
 
 
 class _Compiling:

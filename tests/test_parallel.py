@@ -9,6 +9,7 @@ import pytest
 import csp
 from csp import parallel
 from csp.exactcover import ExactCover
+from csp.parallel import split
 
 
 def queens(n: int) -> ExactCover:
@@ -171,5 +172,5 @@ def test_givens_do_not_stop_the_splitting():
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
     xc = sudoku.declare(hard, "exact-cover")
     # past the forced levels of the givens, the tree branches
-    assert len(csp.dispatch.prefixes(csp.dispatch.prepare(xc), 4)) > 1
+    assert len(split.prefixes(csp.dispatch.prepare(xc), 4)) > 1
     assert parallel.count(xc, workers=2).count == 1

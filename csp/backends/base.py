@@ -21,7 +21,7 @@ never a backend's name, decides what the rest of `csp` does with it:
   a cover lowered to a `Model` (a sum between the bounds per item) if it takes
   models, and refuses it otherwise. `SPLIT` covers only the covers without
   bounds: a bounded cover is counted whole;
-- `FAMILY`: the backend also implements `solve_many(problem, givens, count=,
+- `FAMILY`: the backend also implements `solve_family(problem, givens, count=,
   progress=)` on its native form: many puzzles of one shape, the structure
   compiled once and each puzzle only its givens (forced options for an exact
   cover, fixed domains for a model), yielding a `Result` per puzzle (see
@@ -51,9 +51,12 @@ import numbers
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from csp.result import Result, Stats, Status
+
+if TYPE_CHECKING:
+    from csp.problem import Problem
 
 Progress = Callable[[Stats], None]
 """A progress callback: called now and then with the statistics so far."""
@@ -65,7 +68,7 @@ COLOURS = "colours"
 MULTIPLICITIES = "multiplicities"
 """An exact-cover backend that takes primary items with bounds (multiplicities)."""
 FAMILY = "family"
-"""The backend solves many puzzles of one shape in one compiled loop (`solve_many`)."""
+"""The backend solves many puzzles of one shape in one compiled loop (`solve_family`)."""
 PORTFOLIO = "portfolio"
 """The backend runs other backends (`race`): no independent engine, so the
 defaults that want witnesses or fallbacks (`crosscheck`, `auto`, the
@@ -104,7 +107,7 @@ class Backend(Protocol):
 
     def solutions(
         self,
-        problem: Any,
+        problem: Problem,
         *,
         limit: int | None = None,
         time_limit: float | None = None,
@@ -113,7 +116,7 @@ class Backend(Protocol):
 
     def count(
         self,
-        problem: Any,
+        problem: Problem,
         *,
         time_limit: float | None = None,
         progress: Progress | None = None,
@@ -181,8 +184,8 @@ def validate(backend: Any, *, probe: bool = False) -> list[str]:
     if not problems and SPLIT in backend.capabilities and not isinstance(backend, Splitting):
         problems.append("it declares 'split' but lacks split/choose/count_chosen")
     if (not problems and FAMILY in backend.capabilities
-            and not callable(getattr(backend, "solve_many", None))):
-        problems.append("it declares 'family' but lacks solve_many")
+            and not callable(getattr(backend, "solve_family", None))):
+        problems.append("it declares 'family' but lacks solve_family")
     if problems or not probe:
         return problems
     return _probe(backend)

@@ -14,8 +14,8 @@ import pytest
 from csp import ExactCover, count, solutions
 from csp.backends import engines
 from csp.cli import main
-from csp.coverfiles import read_cover
 from csp.errors import InputError, InputWarning
+from csp.io.covers import read_cover
 from csp.testing import two_queens_cover
 
 DATA = Path(__file__).parent / "data" / "xc"
