@@ -15,11 +15,10 @@ from buggy_backends import ColourBlind, DropsOne, XorAsOr
 
 import csp
 from csp import ExactCover, Model, Status, backends
-from csp.backends.base import Search
+from csp.backends.base import ALL_CONSTRAINT_KINDS, Search
 from csp.backends.dlx import DLXBackend
 from csp.cli import main
 from csp.fuzz import compare, fuzz
-from csp.backends.base import ALL_CONSTRAINT_KINDS
 from csp.fuzz.generate import FORMS, KINDS, CoverSpec, ModelSpec, instance
 from csp.fuzz.models import KIND_TAGS, kinds
 from csp.testing import permutations_model

@@ -18,12 +18,12 @@ from pathlib import Path
 from csp import backends as registry
 from csp.backends.base import Backend
 from csp.errors import InputError
-from csp.model import Model
 from csp.fuzz.compare import Verdict, compare
 from csp.fuzz.generate import FORMS, CoverSpec, ModelSpec, instance
 from csp.fuzz.models import KIND_TAGS, kinds
 from csp.fuzz.shrink import shrink
 from csp.fuzz.write import write
+from csp.model import Model
 
 DEFAULT_INSTANCES = 200
 """Instances run when neither a number nor a time is given."""

@@ -27,7 +27,6 @@ import pytest
 
 import csp
 from csp import ExactCover, InputError, Model, Result, Stats, Status, dispatch
-from csp.errors import Refused
 from csp.backends.base import (
     COLOURS,
     MULTIPLICITIES,
@@ -39,6 +38,7 @@ from csp.backends.base import (
     Splitting,
     validate,
 )
+from csp.errors import Refused
 from csp.testing import (
     BOUNDED_TEXT,
     COLOURED_SOLUTIONS,

@@ -174,7 +174,7 @@ def sum_layers(c: Linear, domains: Sequence[Sequence[int]]) -> list[list[int]] |
     if kept is None:
         return (f"{c.describe()} has over {MAX_TRANSITIONS:,} (partial sum, value) "
                 "transitions in sat's encoding of sums")
-    return [sorted(layer) for layer in kept]  # type: ignore[type-var]
+    return [sorted(layer) for layer in kept]  # type: ignore[arg-type]
 
 
 def refusal(m: Model) -> str | None:

@@ -159,8 +159,8 @@ class Encoder:
             self.logic(c.args[0], True)
             self.logic(c.args[1], False)
         elif isinstance(c, Iff):
-            a, b = (self.literal(x) for x in c.args)
-            self.cnf.equivalent(a, b if holds else -b)
+            left, right = (self.literal(x) for x in c.args)
+            self.cnf.equivalent(left, right if holds else -right)
         else:
             literal = self.literal(c)
             self.cnf.add([literal if holds else -literal])

@@ -59,13 +59,13 @@ def post(enc: Encoder, c: Constraint) -> bool:
         for x, y in zip(groups, groups[1:]):
             enc.compare(x, y, "==")
     elif isinstance(c, Increasing):  # a Decreasing too: its order() is reversed
-        groups = [enc.value_literal[x] for x in c.order()]
-        for x, y in zip(groups, groups[1:]):
-            enc.compare(x, y, "<" if c.strict else "<=")
+        ordered = [enc.value_literal[x] for x in c.order()]
+        for before, after in zip(ordered, ordered[1:]):
+            enc.compare(before, after, "<" if c.strict else "<=")
     elif isinstance(c, AllDifferentExcept):
         by_value: dict[int, list[int]] = {}
-        for x in c.scope:
-            for v, lit in enc.value_literal[x].items():
+        for name in c.scope:
+            for v, lit in enc.value_literal[name].items():
                 if v not in c.excepted:
                     by_value.setdefault(v, []).append(lit)
         for literals in by_value.values():
@@ -123,7 +123,8 @@ def regular(enc: Encoder, c: Regular) -> None:
     groups = [enc.value_literal[x] for x in c.scope]
     step = automaton(c)
     kept = diagram.layers([sorted(g) for g in groups], step, frozenset({c.start}),
-                          accept=lambda s: bool(s & c.accepting), limit=enc.limit)
+                          accept=lambda s: bool(s & c.accepting),  # type: ignore[operator]
+                          limit=enc.limit)
     if kept is None:  # refused before solving (`SATBackend.refuses`)
         raise TooLarge(f"{c.describe()}")
     diagram.post(enc.cnf, groups, kept, step)
