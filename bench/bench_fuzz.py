@@ -28,13 +28,24 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from csp import backends
-from csp.fuzz import FuzzReport, fuzz
+from csp.fuzz import FuzzReport, Verdict, fuzz
 from csp.fuzz.models import KIND_TAGS
 
 
-def _slice(seed: int, start: int, count: int, time_limit: float, out: str) -> FuzzReport:
-    return fuzz(seed=seed, start=start, instances=count, forms=("model",),
-                time_limit=time_limit, out=out, keep_going=True)
+def _slice(seed: int, start: int, count: int, time_limit: float, out: str
+           ) -> tuple[FuzzReport, list[str]]:
+    """A slice of the campaign, and a line per instance that did not agree."""
+    notes: list[str] = []
+
+    def noted(index: int, form: str, verdict: Verdict) -> None:
+        if verdict.outcome != "agree":
+            what = (f"timed out: {', '.join(verdict.timed_out)}" if verdict.timed_out
+                    else "; ".join(verdict.why))
+            notes.append(f"instance {index}: {verdict.outcome} ({what})")
+
+    report = fuzz(seed=seed, start=start, instances=count, forms=("model",),
+                  time_limit=time_limit, out=out, keep_going=True, on_instance=noted)
+    return report, notes
 
 
 def merged(parts: list[FuzzReport]) -> FuzzReport:
@@ -73,11 +84,14 @@ def main() -> int:
     slices = [(start, min(size, args.models - start)) for start in range(0, args.models, size)]
     began = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        parts = list(pool.map(_slice, *zip(*[(args.seed, start, count, args.time_limit,
-                                               args.out) for start, count in slices])))
-    report = merged(parts)
+        done = list(pool.map(_slice, *zip(*[(args.seed, start, count, args.time_limit,
+                                              args.out) for start, count in slices])))
+    report = merged([part for part, _ in done])
     report.elapsed = time.perf_counter() - began
     print(report.summary())
+    for _, notes in done:
+        for line in notes:
+            print(line)
     print("| kind or feature | models |\n| --- | ---: |")
     for tag in KIND_TAGS:
         print(f"| {tag} | {report.kinds[tag]:,} |")

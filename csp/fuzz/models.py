@@ -103,10 +103,8 @@ class ConstraintSpec:
         k = self.kind
         xs = f"[{', '.join(map(str, self.scope))}]"
         compared = f"{self.op} {self.rhs}"
-        if k == "Element":
-            return f"Element([{', '.join(map(str, self.scope[:-1]))}], {self.scope[-1]}) {compared}"
-        if k == "Count":
-            return f"Count([{', '.join(map(str, self.scope[:-1]))}], {self.scope[-1]}) {compared}"
+        if k in ("Element", "Count"):  # the array or items, then the index or value
+            return f"{k}([{', '.join(map(str, self.scope[:-1]))}], {self.scope[-1]}) {compared}"
         if k in ("NValue", "Minimum", "Maximum"):
             return f"{k}({xs}) {compared}"
         if k == "Abs":
