@@ -9,8 +9,8 @@ model's native `bitmask` and `cpsat`) unless named otherwise
 (`race:bitmask+sat`). Answers are checked.
 
     python bench/bench_hard.py                              # the defaults below
-    python bench/bench_hard.py --time-limit 60 --n9 20 --backends cpsat sat race
-    python bench/bench_hard.py --sizes 36 --backends bitmask cpsat race --repeat 3
+    python bench/bench_hard.py --time-limit 60 --n9 20 --backends cpsat,sat,race
+    python bench/bench_hard.py --sizes 36 --backends bitmask,cpsat,race --repeat 3
 
 With a race among the backends, each row also has the race's time over each
 single backend's and over the best, and what the race spent on its members
@@ -36,6 +36,7 @@ import time
 from quiet import Others  # this script's folder: python bench/bench_hard.py
 
 import csp
+from csp.backends import parse_names
 from csp.bench.instances import data_dir
 from csp.problems import sudoku
 
@@ -110,7 +111,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=120.0,
                         help="seconds per puzzle and backend; default 120")
     parser.add_argument("--n9", type=int, default=95, help="9x9 puzzles of top95; default all")
-    parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
+    parser.add_argument("--backends", type=parse_names, default=list(BACKENDS))
     parser.add_argument("--sizes", nargs="+", type=int, default=[36, 25])
     parser.add_argument("--quiet", type=float, default=None, metavar="CORES",
                         help="run a large puzzle again (up to --tries times) while other "

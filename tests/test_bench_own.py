@@ -171,12 +171,23 @@ def test_a_plugin_backend_on_a_plugin_kind(tmp_path: Path, monkeypatch: pytest.M
         problems.reload()
 
 
+def test_the_paths_after_backends_are_paths(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # one argument of names: the PATH after it is an instance, not a backend
+    code = main(["bench", "--backends", "dlx", str(EXAMPLES / "tiny.xc"), "--repeat", "1",
+                 "--no-startup", "--out", str(tmp_path)])
+    assert code == 0
+    assert "tiny.xc" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("argv, message", [
     (["no-such-dir"], "no such file or directory: no-such-dir"),
     (["--kind", "queens", "no-such-file.txt"], "no such file: no-such-file.txt"),
     (["--kind", "no-such-kind", "x"], "unknown puzzle kind 'no-such-kind'"),
-    (["EXAMPLES/tiny.xc", "--backends", "dlx", "nope"], "unknown backend 'nope'"),
-    (["--backends", "dlx", "EXAMPLES/tiny.xc"], "(a path: put PATHs before --backends"),
+    (["EXAMPLES/tiny.xc", "--backends", "dlx,nope"], "unknown backend 'nope'"),
+    (["--backends", "dlx", "cpsat", "EXAMPLES/tiny.xc"],
+     "no such file or directory: cpsat (a backend's name: name the backends in one argument, "
+     "with commas: --backends dlx,cpsat)"),
     (["EXAMPLES/tiny.xc", "--suite", "tiny"], "--suite and --only choose among"),
     (["--compare", "a", "b", "c"], "--compare takes OLD.json, or OLD.json NEW.json"),
     (["EXAMPLES/tiny.xc", "--compare", "EXAMPLES/tiny.xc"], "is not a csp bench JSON record"),
