@@ -217,3 +217,22 @@ def test_compare_flags_only_changes_beyond_the_noise() -> None:
     assert report.change(row(1.0, 0.9, 1.1), row(1.05, 1.0, 1.1)) == "same"
     one = {"median": 2.0, "runs": 1}  # no spread recorded: the threshold alone
     assert report.change({"median": 1.0, "runs": 1}, one) == "slower"
+
+
+def test_the_charts_draw_what_cannot_be_expressed_and_each_solver_against_the_best(
+        tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    rows = [{"instance": i, "solver": s, "status": status, "median": t, "time_limit": 2}
+            for i, s, status, t in [("a", "x", "ok", 0.5), ("a", "y", "ok", 0.1),
+                                    ("a", "z", "cannot express", None),
+                                    ("b", "x", "timeout", None), ("b", "y", "ok", 1.5),
+                                    ("b", "z", "ok", 0.2)]]
+    # z did not run on a: it is no point of z's panel, not a cross at the limit
+    assert charts.against_best(rows, "z", charts.cap(rows)) == [("b", 1.5, 0.2, False, False)]
+    figure = charts.scatter_figure(rows, "t")
+    assert [ax.get_ylabel() for ax in figure.axes if ax.get_visible()] == [
+        "x (s)", "y (s)", "z (s)"]
+    # the virtual best is drawn first, behind every solver's curve
+    cactus = charts.cactus_figure(rows, "t")
+    labels = [t.get_text() for t in cactus.axes[0].get_legend().get_texts()]
+    assert labels[0].startswith("virtual best (wide, behind)")
