@@ -127,26 +127,22 @@ def count(
     `stats.extra["raw_solutions"]` says how many solutions the search met.
 
     Args:
-        problem: an `ExactCover` or a `Model`.
-        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
-            first available backend native to the problem's form), or a
-            backend object.
+        problem: as for `solutions`.
+        backend: as for `solutions`.
         limit: stop after this many solutions (status `SOLUTION_LIMIT`).
-        time_limit: seconds, from the call (`float("inf")`: none).
-        progress: called about five times a second with a copy of the `Stats`.
-        up_to_symmetry: count one solution per class of equivalent ones: True
-            (the problem's declared group, or `symmetry`) or a `Group`.
-        symmetry: the group `up_to_symmetry=True` uses.
+        time_limit: as for `solutions`.
+        progress: as for `solutions`.
+        up_to_symmetry: count one solution per class of equivalent ones.
+        symmetry: as for `solutions`.
 
     Returns:
         A `Result`: `count` (exact only when `status` is `COMPLETE`), `status`,
         `stats`, `backend`.
 
     Raises:
-        InputError: the problem or an argument is bad, or the backend refuses
-            the problem (`csp.errors.Refused`, naming the backends that take it).
-        BackendUnavailable: an unknown backend, or one whose package is missing.
-        TypeError: `limit`, `time_limit` or `progress` of the wrong type.
+        InputError: as for `solutions`.
+        BackendUnavailable: as for `solutions`.
+        TypeError: as for `solutions`.
 
     >>> from csp import ExactCover
     >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
