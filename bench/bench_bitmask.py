@@ -37,14 +37,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import time
 
 import csp
 from csp.backends import parse_names
 from csp.backends.bitmask import BitmaskBackend
 from csp.bench.instances import data_dir
+from csp.bench.measure import header
 from csp.problems import kakuro, sudoku
 
 DATA = data_dir()
@@ -208,8 +207,7 @@ def main() -> None:
         if b not in SLOW:
             run(b, warm["top95"][:1], args.slow_limit)
 
-    print(f"# machine: {platform.machine()}, {os.cpu_count()} cpus, python "
-          f"{platform.python_version()}")
+    print("# " + header("CPU seconds of this process"))
     sets = collections(args.n, tuple(args.sets))
     hard = [name for name in sets if name in HARD]
     if hard:

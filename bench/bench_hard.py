@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import time
 
@@ -38,6 +37,7 @@ from quiet import Others  # this script's folder: python bench/bench_hard.py
 import csp
 from csp.backends import parse_names
 from csp.bench.instances import data_dir
+from csp.bench.measure import header
 from csp.problems import sudoku
 
 DATA = data_dir()
@@ -133,9 +133,7 @@ def main() -> None:
 
     singles = [n for n in names if not n.startswith("race")]
     race = next((n for n in names if n.startswith("race")), None)
-    print(f"# machine: {platform.machine()}, {os.cpu_count()} cpus, python "
-          f"{platform.python_version()}; time limit {args.time_limit:g} s per puzzle; "
-          f"median of {args.repeat}; load average (1/5/15 min) at the start {_load()}")
+    print("# " + header(f"time limit {args.time_limit:g} s per puzzle; median of {args.repeat}"))
     ratios = [f"{race} / {n}" for n in singles] if race else []
     print("| puzzle | " + " | ".join(names) + " | " + " | ".join(ratios)
           + (" | race / best single | the race's costs | load |" if race else " load |"))
