@@ -28,7 +28,8 @@ uses. Exchanging the items a and c of this `xc` (so options 0 and 1, and 2 and
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from csp import dispatch
 from csp.backends.base import (
@@ -56,6 +57,7 @@ def solutions(
     progress: Progress | None = None,
     up_to_symmetry: bool | Group = False,
     symmetry: Group | None = None,
+    over: Iterable[Any] | None = None,
 ) -> Search:
     """A lazy iterator of the solutions of `problem`.
 
@@ -63,8 +65,11 @@ def solutions(
     ends) and `.stats`. With `up_to_symmetry` (a `csp.symmetry.Group`, or True
     for the group given as `symmetry=` or else declared on the problem,
     `problem.symmetry`) only the canonical solution of each class of
-    equivalent ones is listed; see `csp.symmetry`. The time limit counts from
-    the call: lowering the problem for the backend spends it too.
+    equivalent ones is listed; see `csp.symmetry`. With `over` (some of a
+    model's variables) each distinct assignment of those variables that
+    extends to a solution is listed once, as a dict of them only; see
+    `csp.projection`. The time limit counts from the call: lowering the
+    problem for the backend spends it too.
 
     Args:
         problem: an `ExactCover` or a `Model`.
@@ -77,6 +82,7 @@ def solutions(
         up_to_symmetry: list one solution per class of equivalent ones: True
             (the problem's declared group, or `symmetry`) or a `Group`.
         symmetry: the group `up_to_symmetry=True` uses.
+        over: a model's variables to project the solutions onto.
 
     Returns:
         A `Search`: iterate it for the solutions (sorted option indices for an
@@ -97,6 +103,8 @@ def solutions(
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
+    if over is not None:
+        return _projected(problem, over, backend, up_to_symmetry, limit, time_limit, progress)
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
         from csp import symmetry as sym
@@ -117,6 +125,7 @@ def count(
     progress: Progress | None = None,
     up_to_symmetry: bool | Group = False,
     symmetry: Group | None = None,
+    over: Iterable[Any] | None = None,
 ) -> Result:
     """Count the solutions of `problem` without materialising them.
 
@@ -125,6 +134,8 @@ def count(
     `symmetry=` or else declared on the problem, `problem.symmetry`) each
     class of equivalent solutions is counted once;
     `stats.extra["raw_solutions"]` says how many solutions the search met.
+    With `over` (some of a model's variables), count the distinct assignments
+    of those variables that extend to a solution (`csp.projection`).
 
     Args:
         problem: as for `solutions`.
@@ -134,6 +145,7 @@ def count(
         progress: as for `solutions`.
         up_to_symmetry: count one solution per class of equivalent ones.
         symmetry: as for `solutions`.
+        over: a model's variables: count the distinct assignments of those.
 
     Returns:
         A `Result`: `count` (exact only when `status` is `COMPLETE`), `status`,
@@ -151,6 +163,9 @@ def count(
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
+    if over is not None:
+        return _projected(problem, over, backend, up_to_symmetry, limit, time_limit,
+                          progress).result()
     if limit is not None:
         # One solution at a time, none kept: a kernel counts without stopping.
         return solutions(problem, backend, limit=limit, time_limit=time_limit,
@@ -199,6 +214,18 @@ def solve(
     """
     search = solutions(problem, backend, limit=1, time_limit=time_limit, progress=progress)
     return search.result()
+
+
+def _projected(problem: Problem, over: Iterable[Any], backend: str | Backend,
+               up_to_symmetry: bool | Group, limit: int | None, time_limit: float | None,
+               progress: Progress | None) -> Search:
+    if up_to_symmetry is not False:
+        raise InputError("over= and up_to_symmetry= cannot be combined: a symmetry acts on "
+                         "whole solutions, not on their projections")
+    from csp.projection import projected
+
+    return projected(problem, over, backend, limit=limit, time_limit=time_limit,
+                     progress=progress)
 
 
 def _checked(limit: int | None, time_limit: float | None, progress: Progress | None

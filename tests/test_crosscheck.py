@@ -113,7 +113,7 @@ def kakuro_model(grid: list[str]) -> Model:
 
 
 COLOURED = "| a tiny XCC problem\na b c | x y\na x:0\nb x:0 y\nc y:1\na b x:1\n"
-"""The coloured instance of docs/PROBLEMS.md section 1."""
+"""The coloured instance of docs/developing/problems.md section 1."""
 
 # -- every backend on every form --------------------------------------------------------
 

@@ -57,11 +57,19 @@ def test_variables_keep_python_semantics() -> None:
     assert isinstance(x + 0, Expression)
 
 
+def test_products_and_not_equal_build_constraints() -> None:
+    # Refused before the model language grew (issue 22): now a Comparison
+    # and FlatZinc's int_lin_ne.
+    m = Model()
+    x, y = m.vars("xy", range(3))
+    assert repr(x * y == 2) == "(x * y) == 2"
+    assert repr(x + y != 3) == "Linear(1*x + 1*y != 3)"
+
+
 @pytest.mark.parametrize("bad", [
     lambda x, y: x < "y",
-    lambda x, y: x * y,
+    lambda x, y: x * 1.5,
     lambda x, y: x + 1.5,
-    lambda x, y: x + y != 3,
     lambda x, y: x - x == 0,
     lambda x, y: bool(x + y),
     lambda x, y: {x + y},

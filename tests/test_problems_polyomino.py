@@ -69,13 +69,13 @@ def test_bad_input(text, message):
 
 
 def test_a_line_without_a_wall_separates_pieces_and_takes_no_letter():
-    # docs/PROBLEMS.md: pieces are separated by lines that contain no '#'; so a line
+    # docs/developing/problems.md: pieces are separated by lines that contain no '#'; so a line
     # of dots between 1-D pieces is a separator, not an empty piece 'b'.
     dotted = "#.#.........#..#\n\n#..#.##\n.......\n#.#..##\n##...##\n"
     [puzzle] = polyomino.parse(dotted)
     assert puzzle == polyomino.parse((EXAMPLES / "polyomino-1d.txt").read_text())[0]
     assert answers(puzzle, "dlx") == ["#b#bccbbacca#aa#"]
-    # the same in 2-D: blocks of dots between the pieces, as in docs/PROBLEMS.md's sample
+    # the same in 2-D: blocks of dots between the pieces, as in docs/developing/problems.md's sample
     [box] = polyomino.parse("...\n...\n\n.....\n.##..\n.....\n\n.....\n.##..\n.##..\n")
     assert box.pieces == (((0, 0), (0, 1)), ((0, 0), (0, 1), (1, 0), (1, 1)))
 

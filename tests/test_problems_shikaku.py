@@ -146,7 +146,7 @@ def test_letters_tell_neighbouring_rectangles_of_one_area_apart(capsys):
     path_text = "4 1\n2 0 2 0\n"
     [puzzle] = shikaku.parse(path_text)
     answer = shikaku.decode(puzzle, csp.solve(shikaku.declare(puzzle)).solution)
-    assert shikaku.format(puzzle, answer) == "2 2 2 2"  # docs/PROBLEMS.md's output
+    assert shikaku.format(puzzle, answer) == "2 2 2 2"  # docs/developing/problems.md's output
     [lettered] = shikaku.puzzles(path_text, letters=True)
     assert shikaku.format(lettered, answer) == "a a b b"
     import io

@@ -66,7 +66,7 @@ def test_reads_lines_comments_blanks_and_the_end_line():
 
 
 def test_a_9x9_line_may_mix_both_blanks():
-    # '.' and '0' are both blanks of a 9x9 (docs/PROBLEMS.md): 0 is never a digit there.
+    # '.' and '0' are both blanks of a 9x9 (docs/developing/problems.md): 0 is never a digit there.
     mixed = SAMPLE[:40].replace(".", "0") + SAMPLE[40:]
     assert "0" in mixed and "." in mixed
     [puzzle] = sudoku.parse(mixed)

@@ -31,10 +31,11 @@ never a backend's name, decides what the rest of `csp` does with it:
   backend's `count`): a search that runs in the calling thread, starts no
   thread or process, and comes back to Python between short slices (so
   `race` runs such a member in its own process);
-- a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
-  model backend that takes that kind of constraint as it is. A constraint of
-  another kind is decomposed (into a `Table`, or an all-different into `!=`
-  pairs) or refused before solving (see `csp.dispatch`).
+- a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`,
+  and those of `ALL_CONSTRAINT_KINDS`: `"Logic"`, `"Element"`, `"Regular"`,
+  ...): a model backend that takes that kind of constraint as it is. A
+  constraint of another kind is decomposed (`csp.decompose`) or refused
+  before solving (see `csp.dispatch`).
 
 A backend may also say what it refuses in a form it takes, before solving:
 `refuses(problem) -> str | None` (`bitmask`: a domain of over 64 values).
@@ -75,8 +76,26 @@ backends a refusal names) leave it out (`csp.backends.engines`)."""
 SLICED = "sliced"
 """The backend's searches are `SlicedSearch`es: in the calling thread, no
 thread or process of their own, back in Python between short slices."""
+PROJECTION = "projection"
+"""A model backend whose `solutions` and `count` also take `over=` (a list of
+variable names) and give the distinct assignments of those variables only
+(`csp.projection`); the others are projected by blocking."""
 CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
-"""The kinds of constraint (`Constraint.kind`) a model backend may declare."""
+"""The kinds of constraint every model backend takes: all-different, linear
+(`Sum`), tables and (in)equalities. `Constraint.kinds()` names what a
+constraint needs."""
+LOGIC = "Logic"
+"""`And`, `Or`, `Not`, `Implies`, `Xor` and `Iff` over literals (`csp.logic`)."""
+FUNCTION_KINDS = frozenset({"Element", "Count", "NValue", "Minimum", "Maximum", "Abs", "Times",
+                            "Div", "Mod"})
+"""A function compared with a variable or an int (`csp.expressions`)."""
+GLOBAL_KINDS = frozenset({"AllEqual", "AllDifferentExcept", "Increasing", "Decreasing", "Lex",
+                          "GlobalCardinality", "Regular", "Circuit", "Inverse", "Connected"})
+"""The global constraints of `csp.global_constraints`."""
+ALL_CONSTRAINT_KINDS = (CONSTRAINT_KINDS | FUNCTION_KINDS | GLOBAL_KINDS
+                        | {LOGIC, "SumNotEqual", "Intension"})
+"""Every kind of constraint a model backend may declare; any it does not
+declare is decomposed by the dispatch layer (`csp.decompose`) or refused."""
 
 
 @runtime_checkable
