@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from csp import backends
+from csp.bench import measure
 from csp.fuzz import FuzzReport, Verdict, fuzz
 from csp.fuzz.models import KIND_TAGS
 
@@ -78,8 +78,8 @@ def main() -> int:
     args = parser.parse_args()
     engines = backends.engines()
     print(f"backends: {', '.join(engines)}")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
-          f"python {platform.python_version()}; load {os.getloadavg()[0]:.2f}", flush=True)
+    print(measure.header(f"seed {args.seed}, {args.models:,} models, {args.jobs} jobs"),
+          flush=True)
     size = -(-args.models // args.jobs)
     slices = [(start, min(size, args.models - start)) for start in range(0, args.models, size)]
     began = time.perf_counter()
@@ -92,9 +92,8 @@ def main() -> int:
     for _, notes in done:
         for line in notes:
             print(line)
-    print("| kind or feature | models |\n| --- | ---: |")
-    for tag in KIND_TAGS:
-        print(f"| {tag} | {report.kinds[tag]:,} |")
+    print(measure.table(("kind or feature", "models"),
+                        [(tag, f"{report.kinds[tag]:,}") for tag in KIND_TAGS]))
     for finding in report.findings:
         print(f"DISAGREEMENT at instance {finding.index}: {', '.join(finding.suspects)}; "
               f"{finding.files[0]}; replay: {finding.replay}")
