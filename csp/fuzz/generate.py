@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from csp.exactcover import ExactCover
-from csp.fuzz.models import KINDS, ConstraintSpec, ModelSpec, VarSpec, random_model
+from csp.fuzz.models import KINDS, ConstraintSpec, ModelSpec, VarSpec, _cuts, random_model
 
 FORMS = ("exact-cover", "model")
 """The two forms of a problem, as the rest of csp names them."""
@@ -136,20 +136,6 @@ def random_cover(rng: random.Random) -> CoverSpec:
             if (least, most) != (1, 1):
                 bounds.append((item, least, most))
     return CoverSpec(tuple(primary), tuple(secondary), tuple(options), tuple(bounds))
-
-
-def _cuts(n: int) -> Iterator[list[int]]:
-    """The indices kept by each cut of `range(n)`: halves, quarters, ..., then
-    one at a time (delta debugging's order, so a large instance shrinks fast)."""
-    size = max(1, n // 2) if n else 0
-    seen = set()
-    while size >= 1:
-        for start in range(0, n, size):
-            keep = [k for k in range(n) if not start <= k < start + size]
-            if tuple(keep) not in seen:
-                seen.add(tuple(keep))
-                yield keep
-        size //= 2
 
 
 __all__ = ["FORMS", "KINDS", "ConstraintSpec", "CoverSpec", "ModelSpec", "VarSpec", "instance",

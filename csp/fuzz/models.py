@@ -292,8 +292,6 @@ class ModelSpec:
     def smaller(self) -> Iterator[ModelSpec]:
         """Every simplification, the largest cuts first: constraints, inside a
         constraint, variables, values, table rows, a variable of one constraint."""
-        from csp.fuzz.generate import _cuts
-
         for keep in _cuts(len(self.constraints)):
             yield replace(self, constraints=tuple(self.constraints[k] for k in keep))
         for k, c in enumerate(self.constraints):
@@ -591,6 +589,20 @@ def kinds(model: Model) -> Counter[str]:
         walk(c, False)
     found["int name"] += any(isinstance(name, int) for name in model.variables)
     return Counter({tag: n for tag, n in found.items() if tag in KIND_TAGS and n})
+
+
+def _cuts(n: int) -> Iterator[list[int]]:
+    """The indices kept by each cut of `range(n)`: halves, quarters, ..., then
+    one at a time (delta debugging's order, so a large instance shrinks fast)."""
+    size = max(1, n // 2) if n else 0
+    seen = set()
+    while size >= 1:
+        for start in range(0, n, size):
+            keep = [k for k in range(n) if not start <= k < start + size]
+            if tuple(keep) not in seen:
+                seen.add(tuple(keep))
+                yield keep
+        size //= 2
 
 
 def _linear(weights: Sequence[int], scope: Sequence[str]) -> str:

@@ -62,7 +62,7 @@ from collections.abc import Hashable, Sequence
 from csp.backends.sat import diagram
 from csp.backends.sat.clauses import PAIRWISE, Cnf, Unsatisfiable
 from csp.backends.sat.encoder import Encoder, TooLarge, _accepts, _summing
-from csp.backends.sat.globals import automaton
+from csp.backends.sat.globals import automaton, post
 from csp.constraints import Constraint, Linear
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -144,7 +144,7 @@ def _model(cnf: Cnf, m: Model, over: Sequence[Hashable] | None) -> None:
         literals = {v: cnf.pool.id(("value", i, v)) for v in m.variables[x].domain}
         value_literal[x] = literals
         cnf.exactly_one(list(literals.values()))
-    encoder = Encoder(cnf, value_literal, MAX_TRANSITIONS)
+    encoder = Encoder(cnf, value_literal, MAX_TRANSITIONS, post)
     for c in m.constraints:
         try:
             encoder.post(c)

@@ -27,10 +27,12 @@ class Encoder:
     """Writes a model's constraints into `cnf`, given the one-hot literals
     of its variables (`value_literal[name][value]`)."""
 
-    def __init__(self, cnf: Cnf, value_literal: dict[Hashable, Group], limit: int) -> None:
+    def __init__(self, cnf: Cnf, value_literal: dict[Hashable, Group], limit: int,
+                 native: Callable[[Encoder, Constraint], bool] = lambda enc, c: False) -> None:
         self.cnf = cnf
         self.value_literal = value_literal
         self.limit = limit  # the most transitions of a layered diagram
+        self.native = native  # encodes the other kinds it takes (`globals.post`)
         self._truths: dict[int, tuple[Constraint, int]] = {}
 
     # -- operands ----------------------------------------------------------------------
@@ -45,8 +47,6 @@ class Encoder:
     # -- constraints that must hold ----------------------------------------------------
 
     def post(self, c: Constraint) -> None:
-        from csp.backends.sat import globals as native
-
         if isinstance(c, AllDifferent):
             self.all_different([self.value_literal[x] for x in c.scope])
         elif isinstance(c, Linear):
@@ -57,7 +57,7 @@ class Encoder:
             self.compare(*self._sides(c), c.op)
         elif isinstance(c, Logic):
             self.logic(c)
-        elif not native.post(self, c):  # dispatch gives only the kinds the backend declares
+        elif not self.native(self, c):  # dispatch gives only the kinds the backend declares
             raise TypeError(f"sat cannot encode {c.describe()}")
 
     def _sides(self, c: Compare) -> tuple[Group, Group]:
