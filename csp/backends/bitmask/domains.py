@@ -13,11 +13,15 @@ import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see ther
 from csp.backends.bitmask.bits import highest, lowest
 from csp.backends.bitmask.layout import (
     ALLDIFF,
+    CLHEAD,
+    CONFLICT_VAR,
     COUNTS_OFF,
     COUNTS_STRONG,
+    DEPTH,
     OPT_COUNTS,
     QCOUNT,
     QHEAD,
+    REASON,
     SCOUNT,
     SHEAD,
     TRAIL,
@@ -35,10 +39,18 @@ def narrow(p, s, v, new):
     if new == old:
         return True
     if new == 0:
+        s.st[CONFLICT_VAR] = v
         return False
     t = s.st[TRAIL]
     s.trail_var[t] = v
     s.trail_mask[t] = old
+    # What conflict analysis reads (`explain`): the narrowing's reason and level,
+    # and a chain through the narrowings of each variable.
+    s.trail_new[t] = new
+    s.trail_reason[t] = s.st[REASON]
+    s.trail_level[t] = s.st[DEPTH]
+    s.trail_prev[t] = s.vlast[v]
+    s.vlast[v] = t
     s.st[TRAIL] = t + 1
     s.dom[v] = new
     size = s.queue.shape[0]
@@ -139,7 +151,10 @@ def undo(p, s, mark):
                         s.places[base + lowest(m)] |= pos
                         m &= m - 1
         s.dom[v] = old
+        s.vlast[v] = s.trail_prev[t]
     s.st[TRAIL] = t
+    if s.st[CLHEAD] > t:
+        s.st[CLHEAD] = t
 
 
 @jit(inline="always")

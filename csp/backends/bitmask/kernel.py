@@ -40,6 +40,9 @@ The kernel's modules, each one job, in the order they build on each other:
     notequal      x != y
     propagate     the queues to a fixpoint: one propagator per kind
     branch        the next choice (fewest alternatives, wdeg), last conflict
+    explain       learning: why each narrowing on the trail happened (literals)
+    clauses       learning: the clause database, two watched literals
+    analyze       learning: first-UIP analysis, backjumps, restarts
     search        the resumable loop: root, probing, branch, backtrack
 
 To add a propagator (say `element`):
@@ -55,10 +58,14 @@ To add a propagator (say `element`):
    first, as every kernel module does: that import puts it in the kernel's
    cache stamp, so an edit to it recompiles every kernel that inlines it.
 4. `propagate`: one branch, `elif kind == ELEMENT: ok = element(p, s, c)`.
-5. If it should wake on fewer events than every narrowing (as NOGOOD wakes
+5. Learning explains its narrowings generically (the literals of its scope,
+   `explain.generic`): that is sound as long as it reads and narrows only
+   its own scope's variables. A precise explanation is one more branch in
+   `explain.entry` and `explain.conflict`.
+6. If it should wake on fewer events than every narrowing (as NOGOOD wakes
    only when a variable is fixed), say so in `layout.incidence` and
    `domains.narrow`.
-6. Tests: the new kind on `bitmask` against another backend and a known
+7. Tests: the new kind on `bitmask` against another backend and a known
    count (tests/test_bitmask.py), and its nodes in bench/bench_bitmask.py.
 """
 

@@ -91,6 +91,28 @@ State = namedtuple(
                    # (set with `places`; a superset of them below it)
         "changed",  # per all-different c: the values whose places in c changed since
                     # its intersections last ran to the end (with OPT_COUNTS)
+        # Learning (`trail`, `explain`, `analyze`, `clauses`): the trail's reasons
+        # and levels are kept always (a few writes per narrowing); the rest is
+        # one element long unless Options.learn.
+        "trail_new",  # per narrowing: the new mask
+        "trail_reason",  # per narrowing: its reason (see REASON below)
+        "trail_level",  # per narrowing: the decision level it was made at
+        "trail_prev",  # per narrowing: the previous narrowing of the same variable, or -1
+        "vlast",  # per variable: its last narrowing on the trail, or -1
+        "avar",  # per atom (voff[x] + k: "x takes its k-th value"): x
+        "seen_neg",  # per variable, in an analysis: its literals x != k in the conflict set
+        "seen_pos",  # ... and x = k
+        "touched",  # the variables an analysis marked (to clear them)
+        "lbuf",  # an analysis: the learned clause's literals, then their levels
+        "activity",  # per variable: its activity (bumped per conflict it takes part in)
+        "cl_lits",  # the clause database: every clause's literals, one after the other
+        "cl_start",  # per clause: its first literal
+        "cl_len",  # per clause: its length (0: deleted)
+        "cl_lbd",  # per clause: its literal block distance when learned
+        "cl_used",  # per clause: the conflict count when it last took part in an analysis
+        "whead",  # per literal: its first watch (2 * clause + which of the two), or -1
+        "wnext",  # per watch: the next watch of the same literal, or -1
+        "ework",  # scratch of the explanations (matchings)
         "st",  # the scalars below
     ],
 )
@@ -129,7 +151,34 @@ OPT_COUNTS = 23  # COUNTS_OFF, or how a narrowing that leaves no single wakes an
 OPT_LAST = 24  # 1: last-conflict reasoning (branch again on the choice whose decision failed)
 LAST_CHOICE = 25  # the last conflict: 0 (none), v + 1 (variable v) or -(c + 1) (a value of c)
 LAST_BIT = 26  # for a value of c: that value, in c's common space
-STATE_SIZE = 27
+# Learning (see `csp.backends.bitmask.analyze`).
+REASON = 27  # the reason recorded with each narrowing: a constraint c >= 0, an
+# overlap k of two all-differents as n_constraints + k, DECISION, or -2 - i (clause i)
+CONFLICT_VAR = 28  # the variable whose narrowing wiped it out (in the failing run), or -1
+OPT_LEARN = 29  # 1: learn from conflicts (once LEARN_AFTER failures were seen)
+LEARN_AFTER = 30  # the failure count from which conflicts are analysed
+CLHEAD = 31  # the trail position up to which the clauses were propagated
+N_CLAUSES = 32  # clauses in the database
+ARENA = 33  # literals used in cl_lits
+FLOOR = 34  # no backjump goes above this level: the deepest one with solutions under it
+CONFLICTS = 35  # conflicts analysed
+LEARNED = 36  # clauses learned
+BACKJUMPS = 37  # backjumps over one level or more
+ACT_INC = 38  # the activity bump (grows, for decay)
+RESTART_NEXT = 39  # the conflict count at the next restart (0: none)
+LUBY_I = 40  # restarts made by learning so far (the index into Luby's sequence)
+OPT_RESTART = 41  # conflicts per unit of Luby's sequence (0: no restarts)
+REDUCE_AT = 42  # the number of clauses at which the database is reduced
+OPT_ACTIVITY = 43  # 1: branch on activity once learning is on
+DELETED = 44  # clauses deleted by reductions
+AN_LEVEL = 45  # an analysis: the conflict's level
+AN_COUNTER = 46  # ... the literals of that level in the conflict set, not yet resolved
+AN_OUT = 47  # ... the literals of the learned clause so far (in lbuf)
+AN_TOUCHED = 48  # ... the variables marked (in touched)
+AN_WORK = 49  # ... the steps it took (an analysis past MAX_WORK is given up)
+STATE_SIZE = 50
+
+DECISION = -1  # the reason of a decision
 
 COUNTS_OFF = 0  # every narrowing queues the singles of the variable's all-differents
 COUNTS_STRONG = 1  # a narrowing that fixes no cell and leaves every removed value in two
@@ -149,8 +198,10 @@ RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 
 
 Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
-                                 "defer", "counts", "last"],
-                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False])
+                                 "defer", "counts", "last", "learn", "learn_after",
+                                 "learn_restart", "max_clauses", "max_literals", "activity"],
+                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
+                               False, 0, 100, 1 << 16, 1 << 22, True])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -166,9 +217,25 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_PROBE] = int(options.probe)
     st[OPT_WDEG] = int(options.wdeg)
     st[OPT_PLACES] = int(options.places)
-    st[RESTART_AT] = int(options.restarts)
+    # Learning restarts by itself (`analyze.maybe_restart`), keeping its clauses.
+    st[RESTART_AT] = 0 if options.learn else int(options.restarts)
     st[OPT_DEFER] = int(options.defer)
     st[OPT_LAST] = int(options.last)
+    st[OPT_LEARN] = int(options.learn)
+    st[LEARN_AFTER] = int(options.learn_after)
+    st[OPT_RESTART] = int(options.learn_restart)
+    st[RESTART_NEXT] = int(options.learn_after) + int(options.learn_restart)
+    st[OPT_ACTIVITY] = int(options.activity)
+    st[ACT_INC] = 1 << 20
+    st[CONFLICT_VAR] = -1
+    n_atoms = int(p.voff[-1])
+    # The database is bounded (clauses and literals): when it is full it is
+    # reduced (`clauses.reduce`), and a clause that still does not fit is not kept.
+    n_clauses = int(options.max_clauses) if options.learn else 1
+    n_lits = int(options.max_literals) if options.learn else 1
+    st[REDUCE_AT] = max(n_clauses // 4, 1)
+    big = n + 1 if options.learn else 1
+    atoms = n_atoms + 1 if options.learn else 1
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every
     # narrowing must wake that, and counting places would spare nothing.
@@ -195,6 +262,26 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         places=np.zeros(max(n_cons, 1) * 64, dtype=np.int64),
         values=np.zeros(max(n_cons, 1), dtype=np.int64),
         changed=np.zeros(max(n_cons, 1), dtype=np.int64),
+        trail_new=np.zeros(trail, dtype=np.int64),
+        trail_reason=np.zeros(trail, dtype=np.int64),
+        trail_level=np.zeros(trail, dtype=np.int64),
+        trail_prev=np.zeros(trail, dtype=np.int64),
+        vlast=np.full(max(n, 1), -1, dtype=np.int64),
+        avar=(np.repeat(np.arange(n, dtype=np.int64), np.diff(p.voff)) if options.learn
+              else np.zeros(1, dtype=np.int64)),
+        seen_neg=np.zeros(big, dtype=np.int64),
+        seen_pos=np.zeros(big, dtype=np.int64),
+        touched=np.zeros(big, dtype=np.int64),
+        lbuf=np.zeros(2 * (atoms + 1), dtype=np.int64),
+        activity=np.zeros(big, dtype=np.int64),
+        cl_lits=np.zeros(n_lits, dtype=np.int64),
+        cl_start=np.zeros(n_clauses, dtype=np.int64),
+        cl_len=np.zeros(n_clauses, dtype=np.int64),
+        cl_lbd=np.zeros(n_clauses, dtype=np.int64),
+        cl_used=np.zeros(n_clauses, dtype=np.int64),
+        whead=np.full(2 * atoms, -1, dtype=np.int64),
+        wnext=np.full(2 * n_clauses, -1, dtype=np.int64),
+        ework=np.zeros(6 * 64 if options.learn else 1, dtype=np.int64),
         st=st,
     )
 

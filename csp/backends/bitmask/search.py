@@ -5,20 +5,25 @@ or a node budget."""
 from __future__ import annotations
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
+from csp.backends.bitmask.analyze import maybe_restart, on_conflict
 from csp.backends.bitmask.bits import lowest, popcount
 from csp.backends.bitmask.branch import choose, is_last
 from csp.backends.bitmask.domains import count_places, from_common, narrow, undo
 from csp.backends.bitmask.layout import (
     COUNTS_OFF,
+    DECISION,
     DEPTH,
     EXHAUSTED,
     FAILURES,
+    FLOOR,
     FOUND,
     LAST_BIT,
     LAST_CHOICE,
+    LEARN_AFTER,
     NODES,
     OPT_COUNTS,
     OPT_LAST,
+    OPT_LEARN,
     OPT_PROBE,
     PAUSED,
     PHASE,
@@ -32,6 +37,7 @@ from csp.backends.bitmask.layout import (
     PROBES,
     QCOUNT,
     QHEAD,
+    REASON,
     RESTART,
     RESTART_AT,
     SOLUTIONS,
@@ -71,6 +77,7 @@ def _probe(p, s, stop):
             m ^= bit
             mark = st[TRAIL]
             st[PROBES] += 1
+            st[REASON] = DECISION
             ok = narrow(p, s, v, bit) and propagate(p, s)
             undo(p, s, mark)
             if not ok:
@@ -128,6 +135,7 @@ def search(p, s, count_only, budget):
             depth = st[DEPTH] + 1
             if not choose(p, s, depth):
                 st[SOLUTIONS] += 1
+                st[FLOOR] = depth - 1  # (see `analyze`: no backjump above a solution)
                 st[PHASE] = PHASE_NEXT
                 if not count_only:
                     return FOUND
@@ -144,6 +152,8 @@ def search(p, s, count_only, budget):
             rem = s.rem[depth]
             if rem == 0:
                 st[DEPTH] = depth - 1
+                if st[FLOOR] > depth - 1:
+                    st[FLOOR] = depth - 1
                 continue
             if st[NODES] >= stop_at:
                 return PAUSED
@@ -158,6 +168,9 @@ def search(p, s, count_only, budget):
                 e = p.cstart[c] + lowest(bit)
                 v = p.cvars[e]
                 bit = from_common(p, e, v, s.vbit[depth])
+            if bit & s.dom[v] == 0:
+                continue  # ruled out by a learned clause (see `analyze`)
+            st[REASON] = DECISION
             if narrow(p, s, v, bit) and propagate(p, s):
                 st[PHASE] = PHASE_CHOOSE
                 if st[LAST_CHOICE] != 0 and is_last(s, depth):
@@ -168,3 +181,7 @@ def search(p, s, count_only, budget):
                     w = s.var_at[depth]
                     st[LAST_CHOICE] = w + 1 if w >= 0 else w
                     st[LAST_BIT] = s.vbit[depth]
+                if st[OPT_LEARN] != 0 and st[FAILURES] >= st[LEARN_AFTER]:
+                    on_conflict(p, s)
+                    if st[PHASE] == PHASE_CHOOSE:
+                        maybe_restart(p, s)

@@ -1,0 +1,94 @@
+"""`bitmask` learning from its conflicts (`learn=True`): counts and solutions
+as without it, on random models of the whole model language (csp.fuzz)
+against brute force, and every clause it learns holds in every solution."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from shared_models import queens_model
+
+import csp
+from csp.backends.bitmask import BitmaskBackend, BitmaskSearch, layout
+from csp.fuzz.compare import brute_force
+from csp.fuzz.models import random_model
+from csp.problems import sudoku
+
+LEARN = {"learn": True, "learn_after": 0, "learn_restart": 3}
+"""Learning from the first conflict, restarting often: the most to go wrong."""
+
+
+def _learned_clauses(search: BitmaskSearch) -> list[list[tuple[int, int, bool]]]:
+    """The clauses in the database, as (variable, value index, is x = k)."""
+    s, p = search.state, search.arrays
+    owner = {a: x for x in range(len(p.dom0)) for a in range(int(p.voff[x]), int(p.voff[x + 1]))}
+    clauses = []
+    for i in range(int(s.st[layout.N_CLAUSES])):
+        start, length = int(s.cl_start[i]), int(s.cl_len[i])
+        clause = []
+        for lit in s.cl_lits[start:start + length].tolist():
+            x = owner[lit >> 1]
+            clause.append((x, (lit >> 1) - int(p.voff[x]), lit & 1 == 0))
+        clauses.append(clause)
+    return clauses
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_models_learning_against_brute_force(seed: int) -> None:
+    model = random_model(random.Random(seed)).build()
+    plain = csp.count(model, BitmaskBackend()).count
+    learning = csp.count(model, BitmaskBackend(**LEARN))
+    assert learning.count == plain
+    oracle = brute_force(model)
+    if oracle is not None:
+        assert learning.count == len(oracle)
+
+
+def test_learned_clauses_hold_in_every_solution() -> None:
+    """A learned clause is implied by the model: no solution violates it."""
+    model = queens_model(8)
+    search = BitmaskSearch(model, BitmaskBackend(**LEARN).options)
+    solutions = list(search)
+    assert len(solutions) == 92  # OEIS A000170
+    stats = search.stats.extra
+    assert stats["conflicts"] > 0 and stats["learned"] > 0
+    names = search.compiled.names
+    values = search.compiled.values
+    clauses = _learned_clauses(search)
+    assert clauses
+    for solution in solutions:
+        index = [values[x].index(solution[name]) for x, name in enumerate(names)]
+        for clause in clauses:
+            assert any((index[x] == k) == positive for x, k, positive in clause), clause
+
+
+def test_hexadoku_with_several_solutions(shared_data: Path) -> None:
+    """Many conflicts between solutions: none lost, none repeated."""
+    data = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
+    entry = next(p for p in data if p["name"] == "michael404-TestData16-multipleSolutions")
+    model = sudoku.declare_model(sudoku.parse(entry["puzzle"], symbols=entry["symbols"])[0])
+    plain = BitmaskBackend().count(model).count
+    backend = BitmaskBackend(**LEARN)
+    assert backend.count(model).count == plain
+    found = {tuple(sorted(s.items())) for s in backend.solutions(model)}
+    assert len(found) == plain
+
+
+def test_a_tiny_database_is_pruned_not_outgrown() -> None:
+    model = queens_model(9)
+    backend = BitmaskBackend(**LEARN, max_clauses=16, max_literals=64)
+    result = backend.count(model)
+    assert result.count == 352  # OEIS A000170
+    assert result.stats.extra["learned"] > 16  # more than fit at once: reduced on the way
+
+
+def test_learning_is_off_by_default_and_switches_are_checked() -> None:
+    result = BitmaskBackend().count(queens_model(6))
+    assert result.stats.extra["conflicts"] == 0
+    with pytest.raises(TypeError, match="learn must be True or False"):
+        BitmaskBackend(learn="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_clauses must be a whole number >= 16"):
+        BitmaskBackend(learn=True, max_clauses=3)
