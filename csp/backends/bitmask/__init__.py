@@ -28,8 +28,16 @@ from typing import ClassVar
 
 import numpy as np
 
-from csp.backends.base import CONSTRAINT_KINDS, FAMILY, PAUSED, SLICED, Progress, SlicedSearch
-from csp.backends.bitmask import family, kernel, layout, learn
+from csp.backends.base import (
+    CONSTRAINT_KINDS,
+    FAMILY,
+    LOGIC,
+    PAUSED,
+    SLICED,
+    Progress,
+    SlicedSearch,
+)
+from csp.backends.bitmask import compile_globals, family, kernel, layout, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
 from csp.model import Assignment, Model
 from csp.result import Result, Stats, Status
@@ -90,7 +98,8 @@ class BitmaskBackend:
     name: ClassVar[str] = "bitmask"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model,)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {FAMILY, SLICED}
+    capabilities: ClassVar[frozenset[str]] = (CONSTRAINT_KINDS | compile_globals.KINDS
+                                              | {LOGIC, "SumNotEqual", FAMILY, SLICED})
 
     WDEG: ClassVar[dict[str, int]] = {"off": layout.WDEG_OFF, "ties": layout.WDEG_TIES,
                                       "ratio": layout.WDEG_RATIO}
@@ -134,12 +143,12 @@ class BitmaskBackend:
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that
-        does not fit in one 64-bit mask."""
+        does not fit in one 64-bit mask, its own or that of a hidden variable."""
         for name, variable in problem.variables.items():
             if len(variable.domain) > MAX_VALUES:
                 return (f"variable {name!r} has {len(variable.domain)} values; the bitmask "
                         f"backend takes at most {MAX_VALUES} per variable")
-        return None
+        return compile_globals.too_large(problem)
 
     def solutions(self, problem: Model, *, limit: int | None = None,
                   time_limit: float | None = None,
@@ -178,7 +187,7 @@ class BitmaskBackend:
         state = kernel.new_state(p)
         where = np.zeros(family.BATCH_SIZE, dtype=np.int64)
         out = np.zeros((len(givens), family.OUT_SIZE), dtype=np.int64)
-        found = np.zeros((len(givens), max(len(compiled.names), 1)), dtype=np.int64)
+        found = np.zeros((len(givens), max(len(p.dom0), 1)), dtype=np.int64)  # hidden too
         arrays = (np.asarray(starts, dtype=np.int64), np.asarray(fixed_var, dtype=np.int64),
                   np.asarray(fixed_mask, dtype=np.int64))
         done = 0
