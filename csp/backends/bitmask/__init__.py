@@ -2,7 +2,9 @@
 
 Each domain is a 64-bit mask over the variable's own sorted values; all-different
 (naked and hidden singles), sums (subset tables for all-different digits as in
-kakuro, bounds otherwise), tables (supports) and disequalities shrink the masks to
+kakuro, bounds otherwise), tables (supports), disequalities, and the model
+language's logic, `Element`, `Count`, `GlobalCardinality`, `Regular`, `Circuit`
+and `Connected` (see `kernel`) shrink the masks to
 a fixpoint after every decision, and the unassigned variable with the fewest
 candidates is filled next, smallest value first. After 100 failures (then
 1.5 times more each time) the search restarts from the root, keeping the
