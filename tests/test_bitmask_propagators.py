@@ -298,3 +298,14 @@ def test_limits_time_limits_and_restarts_with_the_new_kinds() -> None:
     small = tour_model()
     counts = {csp.count(small, backend=BitmaskBackend(restarts=k)).count for k in (0, 1, 3)}
     assert len(counts) == 1
+
+
+def test_an_element_value_too_wide_for_a_mask_is_refused_before_solving() -> None:
+    m = Model()
+    array = [m.var(f"a{j}", (2 * j, 2 * j + 1)) for j in range(33)]  # 66 values in all
+    i, v = m.var("i", range(33)), m.var("v", range(3))
+    m.add(Element(array, i) < v)
+    with pytest.raises(csp.errors.Refused, match="its value may take 66 values.*64-bit mask"):
+        csp.count(m, backend="bitmask")
+    result = csp.solve(m)  # auto: bitmask gives way
+    assert m.is_solution(result.solution) and "bitmask" in result.stats.extra["note"]
