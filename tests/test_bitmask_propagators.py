@@ -39,7 +39,7 @@ from csp import (
     dispatch,
 )
 from csp.backends.bitmask import BitmaskBackend
-from csp.constraints import Compare, Linear
+from csp.constraints import Linear
 
 OPS = ("==", "!=", "<", "<=", ">", ">=")
 BACKENDS = {"default": BitmaskBackend(), "restarts-1": BitmaskBackend(restarts=1, probe=False)}

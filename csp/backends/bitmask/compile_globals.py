@@ -62,7 +62,7 @@ def add(b: _Builder, c: Constraint) -> None:
         regular(b, c)
     elif isinstance(c, Circuit):
         circuit(b, c)
-    else:
+    elif isinstance(c, Connected):
         connected(b, c)
 
 

@@ -22,8 +22,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from csp.backends.bitmask.layout import CLAUSE, OP_EQ, OP_GE, OP_LE, OP_NE, PARITY, \
-    REIFIED_EQUAL, REIFIED_LINEAR
+from csp.backends.bitmask.layout import (
+    CLAUSE,
+    OP_EQ,
+    OP_GE,
+    OP_LE,
+    OP_NE,
+    PARITY,
+    REIFIED_EQUAL,
+    REIFIED_LINEAR,
+)
 from csp.constraints import Compare, Constraint, Linear
 from csp.errors import InputError
 from csp.logic import And, Iff, Implies, Not, Or, Xor
@@ -91,17 +99,16 @@ class Lowering:
             self.reified_linear(f, literal)
         elif isinstance(f, Not):
             self.define(f.args[0], self.negate(literal))
-        elif isinstance(f, (And, Or, Implies)):
-            conjunction = isinstance(f, And)
-            parts = self.disjuncts(f) if not conjunction else [self.literal(a) for a in f.args]
-            if conjunction:  # literal -> each part; all parts -> literal
-                for part in parts:
-                    self.clause([self.negate(literal), part])
-                self.clause([literal, *map(self.negate, parts)])
-            else:  # literal -> some part; each part -> literal
-                self.clause([self.negate(literal), *parts])
-                for part in parts:
-                    self.clause([literal, self.negate(part)])
+        elif isinstance(f, And):  # literal -> each part; all parts -> literal
+            parts = [self.literal(a) for a in f.args]
+            for part in parts:
+                self.clause([self.negate(literal), part])
+            self.clause([literal, *map(self.negate, parts)])
+        elif isinstance(f, (Or, Implies)):  # literal -> some part; each part -> literal
+            parts = self.disjuncts(f)
+            self.clause([self.negate(literal), *parts])
+            for part in parts:
+                self.clause([literal, self.negate(part)])
         elif isinstance(f, Xor):  # literal = the parity of the parts
             self.parity([literal, *(self.literal(a) for a in f.args)], odd=False)
         elif isinstance(f, Iff):  # literal = (left == right)
