@@ -201,7 +201,7 @@ def connected(b: _Builder, c: Connected) -> None:
         at += len(nodes)
     starts.append(at)
     b._emit(CONNECTED, scope, [n, *ones, *starts, *(j for nodes in around for j in nodes)])
-    b.need_scratch(6 * n)
+    b.need_scratch(7 * n)
 
 
 # -- what cannot fit -----------------------------------------------------------------------

@@ -17,7 +17,8 @@ are not out finds its component:
 
 None of these changes which nodes are out or the component: one pass is a
 fixpoint. Scratch, n each: discovery order, low link, parent, next
-neighbour to try, in nodes below, and the search's stack.
+neighbour to try, in nodes below, the search's stack, and the nodes found
+to be in (narrowed after the search, at one `narrow`).
 """
 
 from __future__ import annotations
@@ -35,12 +36,13 @@ def connected(p, s, c):
     one = q + 1  # the masks of value 1
     start = one + n  # the neighbour lists (CSR)
     w = s.scratch
-    disc, low, parent, at, below, stack = 0, n, 2 * n, 3 * n, 4 * n, 5 * n
+    disc, low, parent, at, below, stack, cut = 0, n, 2 * n, 3 * n, 4 * n, 5 * n, 6 * n
     root = -1
     for i in range(n):
         d = s.dom[p.cvars[a + i]]
         m = p.params[one + i]
         w[disc + i] = -1
+        w[cut + i] = 0
         if root < 0 and d & ~m == 0:
             root = i
     if root < 0:
@@ -80,16 +82,17 @@ def connected(p, s, c):
         w[low + up] = min(w[low + up], w[low + u])
         w[below + up] += w[below + u]
         if up != root and w[low + u] >= w[disc + up] and w[below + u] > 0:
-            v = p.cvars[a + up]
-            if not narrow(p, s, v, s.dom[v] & p.params[one + up]):
-                return False  # (never: up is not out)
+            w[cut + up] = 1
     for i in range(n):
         v = p.cvars[a + i]
         d = s.dom[v]
         m = p.params[one + i]
-        if w[disc + i] < 0 and d & m != 0:
+        if w[disc + i] < 0:
             if d & ~m == 0:
                 return False  # an in node the root cannot reach
-            if not narrow(p, s, v, d & ~m):
-                return False
+            d &= ~m
+        elif w[cut + i] != 0:
+            d &= m
+        if not narrow(p, s, v, d):
+            return False
     return True

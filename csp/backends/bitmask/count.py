@@ -94,8 +94,10 @@ def count(p, s, c):
                 if some != 0:
                     keep |= 1 << tb
                     allowed |= some
-            if not (narrow(p, s, t, keep) and narrow(p, s, k, s.dom[k] & allowed)):
-                return False
+            for i in range(2):
+                u = t if i == 0 else k
+                if not narrow(p, s, u, s.dom[u] & (keep if i == 0 else allowed)):
+                    return False
             dt = s.dom[t]
             if dt & (dt - 1) != 0:
                 return True  # k's narrowing leaves each kept value of t allowed
@@ -121,13 +123,7 @@ def count(p, s, c):
                 most -= 1
         if least_count > most:
             return False
-        if lo == hi:
-            return True
-        if most == lo:
-            if not _settle(p, s, a, q, n, tb, False):
-                return False
-        elif least_count == hi:
-            if not _settle(p, s, a, q, n, tb, True):
-                return False
-        else:
-            return True
+        if lo == hi or (most > lo and least_count < hi):
+            return True  # the x open on t's value may go either way
+        if not _settle(p, s, a, q, n, tb, most != lo):  # most == lo: none; else: all
+            return False

@@ -54,8 +54,10 @@ def element(p, s, c):
         if keep == 0:
             return False
         changed = keep != di or support != dy
-        if not (narrow(p, s, i, keep) and narrow(p, s, y, s.dom[y] & support)):
-            return False
+        for k in range(2):
+            u = i if k == 0 else y
+            if not narrow(p, s, u, s.dom[u] & (keep if k == 0 else support)):
+                return False
         di, dy = s.dom[i], s.dom[y]
         if di & (di - 1) == 0:
             j = p.vals[p.voff[i] + lowest(di)]

@@ -58,10 +58,8 @@ def reified_linear(p, s, c):
         equal = smin == smax == rhs
         apart = rhs < smin or rhs > smax
         holds, fails = (equal, apart) if op == OP_EQ else (apart, equal)
-    if holds:
-        return narrow(p, s, v, s.dom[v] & m)
-    if fails:
-        return narrow(p, s, v, s.dom[v] & ~m)
+    if holds or fails:
+        return narrow(p, s, v, d & (m if holds else ~m))
     return True
 
 
@@ -81,36 +79,35 @@ def _common(p, q, dx, dy):
 
 @jit
 def reified_equal(p, s, c):
-    """m <-> x == y, for two variables with their own values."""
+    """m <-> x == y, for two variables with their own values. The new masks
+    are worked out first, then narrowed (one `narrow` inlined, not six)."""
     a = p.cstart[c]
     v, x, y = p.cvars[a], p.cvars[a + 1], p.cvars[a + 2]
     q = p.pstart[c]
     m = p.params[q]
-    nx = p.params[q + 1]
     xy = q + 3  # x's bits -> y's
-    yx = xy + nx  # y's bits -> x's
-    d = s.dom[v]
-    dx, dy = s.dom[x], s.dom[y]
+    yx = xy + p.params[q + 1]  # y's bits -> x's
+    d, dx, dy = s.dom[v], s.dom[x], s.dom[y]
     if d & ~m == 0:  # equal: each keeps the values the other can take
-        if not narrow(p, s, x, _common(p, xy, dx, dy)):
-            return False
-        return narrow(p, s, y, _common(p, yx, dy, s.dom[x]))
-    if d & m == 0:  # different: a fixed one's value leaves the other
+        dx = _common(p, xy, dx, dy)
+        dy = _common(p, yx, dy, dx)
+    elif d & m == 0:  # different: a fixed one's value leaves the other
         for _ in range(2):
-            dx, dy = s.dom[x], s.dom[y]
-            if dx & (dx - 1) == 0:
+            if dx & (dx - 1) == 0 and dx != 0:
                 j = p.params[xy + lowest(dx)]
-                if j >= 0 and not narrow(p, s, y, dy & ~(1 << j)):
-                    return False
-            dy = s.dom[y]
-            if dy & (dy - 1) == 0:
+                if j >= 0:
+                    dy &= ~(1 << j)
+            if dy & (dy - 1) == 0 and dy != 0:
                 j = p.params[yx + lowest(dy)]
-                if j >= 0 and not narrow(p, s, x, s.dom[x] & ~(1 << j)):
-                    return False
-        return True
-    shared = _common(p, xy, dx, dy)
-    if shared == 0:
-        return narrow(p, s, v, d & ~m)
-    if dx & (dx - 1) == 0 and dy & (dy - 1) == 0:
-        return narrow(p, s, v, d & m)
+                if j >= 0:
+                    dx &= ~(1 << j)
+    elif _common(p, xy, dx, dy) == 0:
+        d &= ~m
+    elif dx & (dx - 1) == 0 and dy & (dy - 1) == 0:
+        d &= m
+    for i in range(3):
+        u = v if i == 0 else x if i == 1 else y
+        new = d if i == 0 else dx if i == 1 else dy
+        if not narrow(p, s, u, s.dom[u] & new):  # (& the domain: v may be x or y)
+            return False
     return True
