@@ -6,7 +6,7 @@ with `Maximum`, which reaches bitmask decomposed; and with visibility as a
 (`Circuit`).
 
     python bench/bench_bitmask_globals.py
-    python bench/bench_bitmask_globals.py --sets nonogram knight --limit 60
+    python bench/bench_bitmask_globals.py --sets nonogram knight --backends bitmask,cpsat
 
 The puzzles are the published ones kept in tests/data (nonogram: the
 nonogram-db collection; hitori, skyscrapers, star battle: janko.at), read by
@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
+import sys
 import time
 from pathlib import Path
 
 import csp
 from csp import AllDifferent, Circuit, Count, Model, problems
+from csp.backends import parse_names
+from csp.bench.measure import header
 from csp.logic import And
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -131,7 +132,8 @@ def run(backend: str, model: Model, prove: bool, limit: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
-    parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
+    parser.add_argument("--backends", type=parse_names, default=list(BACKENDS),
+                        help="comma-separated; default bitmask,cpsat")
     parser.add_argument("--limit", type=float, default=60.0,
                         help="seconds per search; default 60")
     parser.add_argument("--each", action="store_true", help="a line per puzzle")
@@ -139,8 +141,7 @@ def main() -> None:
     warm = knights_tours()[0][1]
     for b in args.backends:  # numba's cache and CP-SAT's import, outside the timings
         csp.solve(warm, b)
-    print(f"# machine: {platform.machine()}, {os.cpu_count()} cpus, python "
-          f"{platform.python_version()}; load {os.getloadavg()[0]:.1f}")
+    print(header("CPU seconds of this process; " + " ".join(sys.argv)))
     print("| set | backend | puzzles | solved | first sol. CPU s (total) | proved unique "
           "| uniqueness CPU s (total) | nodes (first + proof) |")
     print("|---|---|---|---|---|---|---|---|")
