@@ -18,7 +18,7 @@ suites in worker processes.
   load (`csp.bench.runner.machine`);
 - `table(columns, rows)`: a Markdown table.
 
->>> seconds, value = best(lambda: sum(range(1000)), repeat=3)
+>>> seconds, value = best(lambda: sum(range(1000)), repeat=3, number=10)
 >>> value, seconds >= 0
 (499500, True)
 >>> times = alternate({"a": lambda: 1, "b": lambda: 2}, repeat=2)
@@ -36,6 +36,7 @@ suites in worker processes.
 
 from __future__ import annotations
 
+import gc
 import resource
 import statistics
 import time
@@ -47,22 +48,36 @@ T = TypeVar("T")
 CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
-def timed(fn: Callable[[], T], clock: str = "cpu") -> tuple[float, T]:
-    """One call of `fn`: (its seconds on `clock`, its result)."""
+def timed(fn: Callable[[], T], clock: str = "cpu", number: int = 1) -> tuple[float, T]:
+    """One call of `fn`: (its seconds on `clock`, its result). With `number`
+    above 1, that many calls in a row, the garbage collector paused as
+    `timeit` pauses it: the seconds of one call (their mean), the last result."""
     now = CLOCKS[clock]
-    started = now()
-    out = fn()
-    return now() - started, out
+    paused = number > 1 and gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        started = now()
+        for _ in range(max(1, number)):
+            out = fn()
+        seconds = now() - started
+    finally:
+        if paused:
+            gc.enable()
+    return seconds / max(1, number), out
 
 
-def runs(fn: Callable[[], T], repeat: int, clock: str = "wall") -> list[tuple[float, T]]:
-    """`repeat` calls of `fn` (at least one): each one's seconds and result."""
-    return [timed(fn, clock) for _ in range(max(1, repeat))]
+def runs(fn: Callable[[], T], repeat: int, clock: str = "wall",
+         number: int = 1) -> list[tuple[float, T]]:
+    """`repeat` timings of `fn` (at least one; each of `number` calls, as
+    `timed`): each one's seconds and result."""
+    return [timed(fn, clock, number) for _ in range(max(1, repeat))]
 
 
-def best(fn: Callable[[], T], repeat: int, clock: str = "wall") -> tuple[float, T]:
-    """The fastest of `repeat` calls, and the last result."""
-    seen = runs(fn, repeat, clock)
+def best(fn: Callable[[], T], repeat: int, clock: str = "wall",
+         number: int = 1) -> tuple[float, T]:
+    """The fastest of `repeat` timings (each of `number` calls), and the last result."""
+    seen = runs(fn, repeat, clock, number)
     return min(t for t, _ in seen), seen[-1][1]
 
 
