@@ -30,12 +30,11 @@ import argparse
 import json
 import os
 import statistics
-import time
 
 import csp
 from csp.bench import quiet
 from csp.bench.instances import data_dir
-from csp.bench.measure import header
+from csp.bench.measure import header, used
 from csp.bench.script import arguments
 from csp.problems import sudoku
 
@@ -57,11 +56,13 @@ def nine(name: str, n: int) -> list[tuple[str, sudoku.Sudoku, str]]:
 
 def prove(backend: str, puzzle: sudoku.Sudoku, answer: str, limit: float) -> dict:
     """Seconds to prove `puzzle` unique on `backend` (None: not within `limit`)."""
-    started, cpu = time.perf_counter(), time.process_time()
-    model = sudoku.declare(puzzle, form="model")
-    search = csp.solutions(model, backend, limit=2, time_limit=limit)
-    found = list(search)
-    seconds = time.perf_counter() - started
+    def search_all() -> tuple[csp.Search, list]:
+        search = csp.solutions(sudoku.declare(puzzle, form="model"), backend, limit=2,
+                               time_limit=limit)
+        return search, list(search)
+
+    spent, (search, found) = used(search_all)
+    seconds = spent["wall"]
     for solution in found:
         assert sudoku.format(puzzle, sudoku.decode(puzzle, solution, None)) == answer, backend
     proved = search.status is csp.Status.COMPLETE
@@ -69,7 +70,7 @@ def prove(backend: str, puzzle: sudoku.Sudoku, answer: str, limit: float) -> dic
         assert len(found) == 1, f"{backend}: {len(found)} solutions of a unique puzzle"
     return {"seconds": seconds if proved else None, "spent": seconds,
             "nodes": search.stats.nodes, "winner": search.stats.extra.get("winner"),
-            "extra": search.stats.extra, "cpu": time.process_time() - cpu}
+            "extra": search.stats.extra, "cpu": spent["user"] + spent["sys"]}
 
 
 def _cell(result: dict, limit: float) -> str:
