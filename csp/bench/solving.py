@@ -221,8 +221,8 @@ def table(rows: Sequence[Row]) -> list[str]:
 
 def markdown(rows: Sequence[Row], header: dict[str, object], notes: Sequence[str] = ()
              ) -> str:
-    m = header.get("machine", {})
-    assert isinstance(m, dict)
+    m, versions = header.get("machine", {}), header.get("versions", {})
+    assert isinstance(m, dict) and isinstance(versions, dict)
     out = ["# `csp solve`, whole processes: puzzles per second", "",
            f"- command: `{header.get('command')}`; started {header.get('started')}; "
            f"took {header.get('elapsed', 0):.0f} s",
@@ -230,7 +230,7 @@ def markdown(rows: Sequence[Row], header: dict[str, object], notes: Sequence[str
            f"Python {m.get('python')}; load average at start "
            f"{' '.join(f'{x:.2f}' for x in m.get('loadavg') or [])}",
            "- versions: " + ", ".join(f"{k} {v}" for k, v in
-                                      dict(header.get("versions", {})).items()),
+                                      versions.items()),
            f"- timed: each command as a whole process (start, imports, parsing, building, "
            f"solving, printing), wall clock, median of {header.get('repeat')} run(s) after "
            "one warm-up run; CPU is user + system time (above the wall time: several threads)",
