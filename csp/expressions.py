@@ -234,12 +234,13 @@ class Mod(Function):
     MiniZinc's `mod` and XCSP3's `mod`). The divisor's domain must not hold 0.
 
     Args:
-        dividend: a variable, name, expression or int.
-        divisor: likewise.
-        rounding: `"floor"` (Python's) or `"zero"` (the field's).
+        dividend: the number divided, as `Div` takes it.
+        divisor: the number it is divided by.
+        rounding: `"floor"` (the remainder has the divisor's sign) or
+            `"zero"` (the dividend's); anything else is an `InputError`.
 
-    Raises:
-        InputError: another rounding.
+    >>> Mod("x", 3, rounding="zero")
+    (x mod 3)
     """
 
     kind = "Mod"
