@@ -88,7 +88,7 @@ def sudoku_text(cases: Sequence[SudokuCase]) -> str:
 
 
 def shikaku_text(cases: Sequence[ShikakuCase]) -> str:
-    """PROBLEMS.md section 4, every puzzle of the collection in one file."""
+    """docs/developing/problems.md section 4, every puzzle of the collection in one file."""
     blocks = [f"{case.width} {case.height}\n"
               + "".join(" ".join(map(str, row)) + "\n" for row in case.grid) for case in cases]
     return "".join(blocks)
