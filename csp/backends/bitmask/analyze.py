@@ -35,7 +35,6 @@ from __future__ import annotations
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.bitmask import explain
 from csp.backends.bitmask.bits import lowest, popcount
-from csp.backends.bitmask.clauses import add_clause
 from csp.backends.bitmask.domains import narrow, undo
 from csp.backends.bitmask.layout import (
     ACT_INC,
@@ -63,6 +62,7 @@ from csp.backends.bitmask.layout import (
     TRAIL,
     jit,
 )
+from csp.backends.bitmask.learned import add_clause
 from csp.backends.bitmask.propagate import propagate
 
 MAX_WORK = 1 << 22
