@@ -202,16 +202,18 @@ def on_conflict(p, s):
                 st[DEPTH] = d - 1
                 st[FLOOR] = min(st[FLOOR], d - 1)
             return
+        i = add_clause(p, s, s.lbuf, n, lbd)
+        if i < 0:
+            # No room: no backjump either (without the clause, the levels
+            # undone would be searched again the same way): the level tries
+            # its next alternative, as without learning.
+            st[PHASE] = PHASE_NEXT
+            return
         undo(p, s, s.mark[target + 1])
         st[DEPTH] = target
         st[LAST_CHOICE] = 0
         if target < d - 1:
             st[BACKJUMPS] += 1
-        i = add_clause(p, s, s.lbuf, n, lbd)
-        if i < 0:
-            # No room: the levels undone are searched again, without the clause.
-            st[PHASE] = PHASE_CHOOSE
-            return
         st[LEARNED] += 1
         if _assert(p, s, i) and propagate(p, s):
             st[PHASE] = PHASE_CHOOSE
