@@ -114,7 +114,8 @@ def main() -> None:
     if args.set in ("reporting", "fresh", "all"):
         instances += [(name, m, True) for name, m in fresh()]
     print(measure.header(f"bench_learning --set {args.set} --limit {args.limit}; "
-                         f"learning {learn}; counts (uniqueness proved); CPU s"))
+                         f"learning {learn}; sudokus counted (uniqueness proved), quasigroup "
+                         f"completion to a first solution; CPU s"))
     rows = []
     started = time.perf_counter()
     for name, model, first in instances:
