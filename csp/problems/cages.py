@@ -15,13 +15,14 @@ operation, `LABEL=TARGETOP` (`a=12+`, `b=2/`). Every cage has one clue.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from csp import grid
 from csp.errors import InputError
 from csp.problems import paragraphs
+from csp.problems.pictures import Board
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,36 @@ def decode_grid(n: int, solution: Mapping[Any, int]) -> tuple[tuple[int, ...], .
 
 def format_grid(answer: tuple[tuple[int, ...], ...]) -> str:
     return "\n".join("".join(map(str, row)) for row in answer)
+
+
+def cells_of(n: int, answer: tuple[tuple[int, ...], ...]) -> dict[grid.Cell, int]:
+    """The answer as `{cell: digit}`."""
+    return {(r, c): answer[r][c] for r, c in grid.box(n, n)}
+
+
+SIGNS = {"+": "+", "-": "\u2212", "x": "\u00d7", "/": "\u00f7"}
+"""How an operation is printed in a picture: the minus, times and division signs."""
+
+
+def draw_cages(n: int, cages: tuple[Cage, ...], answer: tuple[tuple[int, ...], ...] | None,
+               marks: Iterable[grid.Cell], title: str, blocks: bool) -> str:
+    """The grid with its cages as SVG: killer sudoku (`blocks`) draws the
+    blocks thick and each cage as a dashed outline, kenken each cage thick;
+    a cage's clue in its first cell's corner, the answer's digits in blue."""
+    board = Board(n, n, title=title)
+    if answer is not None:
+        for r, c in grid.box(n, n):
+            board.number((r, c), str(answer[r][c]), given=False)
+    owner = {cell: k for k, cage in enumerate(cages) for cell in cage.cells}
+    for cage in cages:
+        if blocks:
+            board.cage(cage.cells)
+    for cage in cages:
+        board.corner(min(cage.cells), f"{cage.target}{SIGNS.get(cage.op, cage.op)}")
+    shape = grid.block_shape(n)
+    board.lines(region=(lambda cell: grid.block_of(cell, n, shape)) if blocks else owner.get)
+    board.marks(marks)
+    return str(board)
 
 
 def format_cages(n: int, cages: tuple[Cage, ...]) -> str:

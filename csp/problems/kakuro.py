@@ -12,8 +12,10 @@ Two input formats, told apart by the first line:
   run to its right (either may be empty: `23\`, `\16`). Puzzles are separated
   by blank lines.
 
-Output: one line per row, integers separated by single spaces, the digit of
-each white cell and 0 for every other cell.
+Output: an algospot case as that format has it: one line per row, integers
+separated by single spaces, the digit of each white cell and 0 for every
+other cell; a grid as it was read, the digits in its white cells (`#` and
+the clues kept, columns aligned), grids separated by blank lines.
 
 >>> [puzzle] = parse("# 4\\ 3\\\n\\4 . .\n\\3 . .")
 >>> [(run.total, run.cells) for run in puzzle.runs]
@@ -21,14 +23,14 @@ each white cell and 0 for every other cell.
 >>> declare(puzzle)
 <Model 'kakuro 3x3': 4 variables, 8 constraints>
 >>> print(format(puzzle, {(1, 1): 3, (1, 2): 1, (2, 1): 1, (2, 2): 2}))
-0 0 0
-0 3 1
-0 1 2
+ # 4\ 3\
+\4  3  1
+\3  1  2
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +40,7 @@ from csp.model import Model
 from csp.problems import every
 from csp.problems._numbers import integer, is_integer, is_natural, natural, short
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board
 
 FORMS = ("model",)
 DEFAULT_FORM = "model"
@@ -361,9 +364,36 @@ def encode(puzzle: Kakuro, answer: Mapping[Cell, int], problem: Any = None) -> d
 
 
 def format(puzzle: Kakuro, answer: Mapping[Cell, int]) -> str:  # noqa: A001
-    """One line per row: each white cell's digit, 0 for every other cell."""
-    return "\n".join(" ".join(str(answer.get((r, c), 0)) for c in range(puzzle.cols))
-                     for r in range(puzzle.rows))
+    r"""The solved grid. An algospot case prints as its format says: a line per
+    row, each white cell's digit and 0 for every other cell. A grid prints as
+    it was read, its dots filled: `#` a black cell, `D\A` a clue cell, the
+    columns aligned.
+
+    >>> [puzzle] = parse("1\n3\n0 0 0\n0 1 1\n0 1 1\n4\n2 1 0 4\n3 1 0 3\n1 2 1 4\n1 3 1 3")
+    >>> print(format(puzzle, {(1, 1): 3, (1, 2): 1, (2, 1): 1, (2, 2): 2}))
+    0 0 0
+    0 3 1
+    0 1 2
+    """
+    if puzzle.layout == "algospot":
+        return "\n".join(" ".join(str(answer.get((r, c), 0)) for c in range(puzzle.cols))
+                         for r in range(puzzle.rows))
+    tokens = _tokens(puzzle)
+    for cell, digit in answer.items():
+        tokens[cell[0]][cell[1]] = str(digit)
+    width = [max(len(row[c]) for row in tokens) for c in range(puzzle.cols)]
+    return "\n".join(" ".join(token.rjust(w) for token, w in zip(row, width)).rstrip()
+                     for row in tokens)
+
+
+def _tokens(puzzle: Kakuro) -> list[list[str]]:
+    """The grid's tokens: `.` white, `#` black, `D\\A` a clue cell."""
+    clue: dict[Cell, list[str]] = {}
+    for r, c, d, s in puzzle.hints:
+        clue.setdefault((r, c), ["", ""])[d == ACROSS] = str(s)
+    return [["." if (r, c) in puzzle.white else "\\".join(clue[(r, c)])
+             if (r, c) in clue else "#" for c in range(puzzle.cols)]
+            for r in range(puzzle.rows)]
 
 
 def format_puzzle(puzzle: Kakuro) -> str:
@@ -378,14 +408,40 @@ def format_puzzle(puzzle: Kakuro) -> str:
                 for r in range(puzzle.rows)]
         hints = [f"{r + 1} {c + 1} {d} {s}" for r, c, d, s in puzzle.hints]
         return "\n".join(["1", str(puzzle.rows), *rows, str(len(hints)), *hints])
+    return "\n".join(" ".join(row) for row in _tokens(puzzle))
+
+
+def draw(puzzle: Kakuro, answer: Mapping[Cell, int] | None = None,
+         marks: Collection[Cell] = ()) -> str:
+    """The grid as SVG: black cells dark, a clue cell split by its diagonal
+    with the sum of the run below it in the lower left and that of the run to
+    its right in the upper right, the answer's digits in the white cells."""
+    board = Board(puzzle.rows, puzzle.cols, title=f"kakuro {puzzle.rows}x{puzzle.cols}")
+    dark = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+            if (r, c) not in puzzle.white]
+    board.fill(dark, "#3a3a3a")
     clue: dict[Cell, list[str]] = {}
     for r, c, d, s in puzzle.hints:
-        clue.setdefault((r, c), ["", ""])[d == ACROSS] = str(s)
-    return "\n".join(
-        " ".join("." if (r, c) in puzzle.white else "\\".join(clue[(r, c)])
-                 if (r, c) in clue else "#" for c in range(puzzle.cols))
-        for r in range(puzzle.rows))
+        clue.setdefault((r, c), ["", ""])[d] = str(s)
+    side = board.cell
+    for cell, (across, down) in clue.items():
+        x, y = board.corner_of(cell)
+        board.line(x, y, x + side, y + side, 1.5, colour="#dddddd")
+        if across:
+            board.text(x + side * 0.7, y + side * 0.28, across, size=side * 0.3, colour="white")
+        if down:
+            board.text(x + side * 0.3, y + side * 0.72, down, size=side * 0.3, colour="white")
+    for cell, digit in (answer or {}).items():
+        board.number(cell, str(digit), given=False)
+    board.lines()
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Kakuro, answer: Mapping[Cell, int]) -> dict[Cell, int]:
+    return dict(answer)
 
 
 KIND = Kind(name="kakuro", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
+            draw=draw, cells=cells, apart=lambda puzzle: puzzle.layout != "algospot")

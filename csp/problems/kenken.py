@@ -27,7 +27,7 @@ and `/` cage.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,15 @@ from csp.constraints import AllDifferent, Relation, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
-from csp.problems.cages import Cage, decode_grid, format_cages, format_grid, read
+from csp.problems.cages import (
+    Cage,
+    cells_of,
+    decode_grid,
+    draw_cages,
+    format_cages,
+    format_grid,
+    read,
+)
 from csp.problems.kind import Kind
 
 FORMS = ("model",)
@@ -116,5 +124,16 @@ def format_puzzle(puzzle: KenKen) -> str:
     return format_cages(puzzle.n, puzzle.cages)
 
 
+def draw(puzzle: KenKen, answer: Answer | None = None, marks: Iterable[grid.Cell] = ()) -> str:
+    """The grid and its cages as SVG (see `csp.problems.cages.draw_cages`)."""
+    return draw_cages(puzzle.n, puzzle.cages, answer, marks, f"kenken {puzzle.n}x{puzzle.n}",
+                      blocks=False)
+
+
+def cells(puzzle: KenKen, answer: Answer) -> dict[grid.Cell, int]:
+    return cells_of(puzzle.n, answer)
+
+
 KIND = Kind(name="kenken", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
+            draw=draw, cells=cells)

@@ -25,7 +25,7 @@ cage.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,15 @@ from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
-from csp.problems.cages import Cage, decode_grid, format_cages, format_grid, read
+from csp.problems.cages import (
+    Cage,
+    cells_of,
+    decode_grid,
+    draw_cages,
+    format_cages,
+    format_grid,
+    read,
+)
 from csp.problems.kind import Kind
 
 FORMS = ("model",)
@@ -103,5 +111,16 @@ def format_puzzle(puzzle: Killer) -> str:
     return format_cages(puzzle.n, puzzle.cages)
 
 
+def draw(puzzle: Killer, answer: Answer | None = None, marks: Iterable[grid.Cell] = ()) -> str:
+    """The grid and its cages as SVG (see `csp.problems.cages.draw_cages`)."""
+    return draw_cages(puzzle.n, puzzle.cages, answer, marks, f"killer {puzzle.n}x{puzzle.n}",
+                      blocks=True)
+
+
+def cells(puzzle: Killer, answer: Answer) -> dict[grid.Cell, int]:
+    return cells_of(puzzle.n, answer)
+
+
 KIND = Kind(name="killer", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
+            draw=draw, cells=cells)

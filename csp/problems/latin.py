@@ -31,7 +31,7 @@ reflections, the transposition) that keep the givens, for `--up-to-symmetry`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,7 @@ from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every, paragraphs
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board
 from csp.problems.sizes import inline
 
 FORMS = ("exact-cover", "model")
@@ -188,6 +189,39 @@ def symmetry(puzzle: Latin, problem: ExactCover | Model | None = None):  # -> cs
     return Group(problem, generators).attach()
 
 
+def format_puzzle(puzzle: Latin) -> str:
+    """The square with its givens, '.' for a blank (`parse` reads it back)."""
+    rows = [tuple(puzzle.givens[r * puzzle.n:(r + 1) * puzzle.n]) for r in range(puzzle.n)]
+    return format(puzzle, tuple(rows)).replace("0", ".") if puzzle.n <= 9 else \
+        "\n".join(" ".join(str(d) if d else "." for d in row) for row in rows)
+
+
+def draw(puzzle: Latin, answer: Answer | None = None, marks: Collection[grid.Cell] = ()) -> str:
+    """The square as SVG: the givens in bold, the answer's numbers in blue."""
+    n = puzzle.n
+    board = Board(n, n, title=f"latin square {n}x{n}")
+    for r, c in grid.box(n, n):
+        given = puzzle.givens[r * n + c]
+        value = answer[r][c] if answer is not None else given
+        if value:
+            board.number((r, c), str(value), given=bool(given))
+    board.lines()
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Latin, answer: Answer) -> dict[grid.Cell, int]:
+    return {(r, c): answer[r][c] for r, c in grid.box(puzzle.n, puzzle.n)}
+
+
+def with_given(puzzle: Latin, answer: Answer, cell: grid.Cell) -> Latin:
+    """The square with `cell` given, as `answer` has it."""
+    k = cell[0] * puzzle.n + cell[1]
+    return Latin(puzzle.n, puzzle.givens[:k] + (answer[cell[0]][cell[1]],)
+                 + puzzle.givens[k + 1:], puzzle.line)
+
+
 KIND = Kind(name="latin", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, symmetry=symmetry,
-            inline=inline, shape=shape, declare_shape=declare_shape, givens=givens)
+            inline=inline, shape=shape, declare_shape=declare_shape, givens=givens,
+            format_puzzle=format_puzzle, draw=draw, cells=cells, with_given=with_given)

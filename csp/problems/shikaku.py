@@ -24,7 +24,7 @@ rectangle of the clue's area that holds that clue and no other, carrying
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from csp.errors import InputError
@@ -32,6 +32,7 @@ from csp.exactcover import ExactCover
 from csp.problems import every
 from csp.problems._numbers import check_size, is_natural, natural, short
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board, colouring
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -251,5 +252,58 @@ def format_puzzle(puzzle: Shikaku) -> str:
     return "\n".join([f"{puzzle.width} {puzzle.height}", *(" ".join(row) for row in grid)])
 
 
+def draw(puzzle: Shikaku, answer: Mapping[Cell, int] | None = None,
+         marks: Collection[Cell] = ()) -> str:
+    """The grid as SVG: the clues; with an answer, each rectangle in its own
+    colour (neighbours differ) within thick borders."""
+    board = Board(puzzle.height, puzzle.width, title=f"shikaku {puzzle.width}x{puzzle.height}")
+    if answer is not None:
+        rectangles: dict[int, list[Cell]] = {}
+        for cell, clue in sorted(answer.items()):
+            rectangles.setdefault(clue, []).append(cell)
+        for clue, hue in colouring(rectangles).items():
+            board.fill(rectangles[clue], hue)
+    for r, c, area in puzzle.clues:
+        board.number((r, c), str(area))
+    board.lines(region=None if answer is None else answer.get)
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Shikaku, answer: Mapping[Cell, int]) -> dict[Cell, str]:
+    """The rectangle covering each cell, as `HxW at rRcC` (its top-left cell)."""
+    spans: dict[int, list[Cell]] = {}
+    for cell, clue in answer.items():
+        spans.setdefault(clue, []).append(cell)
+    shown = {}
+    for clue, where in spans.items():
+        (top, left), (bottom, right) = min(where), max(where)
+        shown[clue] = f"{bottom - top + 1}x{right - left + 1} at r{top + 1}c{left + 1}"
+    return {cell: shown[clue] for cell, clue in answer.items()}
+
+
+def with_given(puzzle: Shikaku, answer: Mapping[Cell, int], cell: Cell) -> Shikaku | None:
+    """One more clue, at `cell`: its rectangle in `answer` cut in two between
+    the cell and the rectangle's clue (across if they are in different rows,
+    else down), each part clued with its area. None if `cell` is a clue."""
+    clue = answer[cell]
+    r0, c0, _ = puzzle.clues[clue]
+    if (r0, c0) == cell:
+        return None
+    mine = [x for x, k in answer.items() if k == clue]
+    if cell[0] != r0:
+        # the cut runs between the cell's row and the next row towards the clue
+        cut = cell[0] + (1 if r0 > cell[0] else 0)
+        part = [x for x in mine if (x[0] < cut) == (cell[0] < cut)]
+    else:
+        cut = cell[1] + (1 if c0 > cell[1] else 0)
+        part = [x for x in mine if (x[1] < cut) == (cell[1] < cut)]
+    area = len(mine)
+    clues = [(r, c, a) for k, (r, c, a) in enumerate(puzzle.clues) if k != clue]
+    clues += [(r0, c0, area - len(part)), (*cell, len(part))]
+    return dataclasses.replace(puzzle, clues=tuple(sorted(clues)))
+
+
 KIND = Kind(name="shikaku", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS, parse_options=PARSE_OPTIONS)
+            decode=decode, format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
+            format_puzzle=format_puzzle, draw=draw, cells=cells, with_given=with_given)

@@ -40,8 +40,9 @@ all-different per unit).
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,7 @@ from csp.model import Model
 from csp.problems import every
 from csp.problems._numbers import check_size, is_natural, natural, short
 from csp.problems.kind import Kind
+from csp.problems.pictures import CELL, Board
 
 FORMS = ("exact-cover", "model")
 DEFAULT_FORM = "exact-cover"
@@ -422,9 +424,39 @@ def encode(puzzle: Sudoku, answer: Answer, problem: ExactCover | Model) -> Any:
     return tuple(sorted(k for k, (r, c, d) in enumerate(problem.data) if answer[r * n + c] == d))
 
 
+# -- for puzzle authors: pictures, cells, one more given ------------------------------
+
+
+def draw(puzzle: Sudoku, answer: Answer | None = None, marks: Collection[grid.Cell] = ()) -> str:
+    """The grid as SVG: thick box lines, the givens in bold, the answer's
+    digits in blue, the cells `marks` highlighted."""
+    n = puzzle.size
+    board = Board(n, n, cell=CELL if n <= 16 else 28, title=f"sudoku {n}x{n}")
+    digits = answer if answer is not None else puzzle.givens
+    for (r, c), digit in zip(grid.box(n, n), digits):
+        if digit:
+            board.number((r, c), puzzle.symbols[digit - 1], given=bool(puzzle.givens[r * n + c]))
+    board.lines(region=lambda cell: puzzle.unit_of_box(*cell))
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Sudoku, answer: Answer) -> dict[grid.Cell, int]:
+    """The digit of every cell."""
+    return dict(zip(grid.box(puzzle.size, puzzle.size), answer))
+
+
+def with_given(puzzle: Sudoku, answer: Answer, cell: grid.Cell) -> Sudoku:
+    """The puzzle with `cell` given, as `answer` has it."""
+    k = cell[0] * puzzle.size + cell[1]
+    return dataclasses.replace(puzzle, givens=puzzle.givens[:k] + (answer[k],)
+                               + puzzle.givens[k + 1:])
+
+
 KIND = Kind(
     name="sudoku", description=DESCRIPTION, parse=puzzles, declare=declare, decode=decode,
     format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
     form_notes={LARGE_FORM: "default from 25x25"},
     shape=shape, declare_shape=declare_shape, givens=givens,
+    format_puzzle=format_puzzle, draw=draw, cells=cells, with_given=with_given,
 )
