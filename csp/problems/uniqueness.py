@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -186,17 +186,14 @@ def _smallest(cells: list[dict[Any, Any]]) -> tuple[int, int, list[Any]]:
 def _givens(kind: Kind, puzzle: Any, first: Any, cells: list[dict[Any, Any]], open_cells: list[Any],
             backend: Any, wanted: int, time_limit: float | None) -> list[Given]:
     """Single givens that make the puzzle unique, the most telling first; if
-    none, one greedy set of givens."""
+    none, one set of givens chosen greedily."""
     started = time.perf_counter()
 
     def out_of_time() -> bool:
         return time_limit is not None and time.perf_counter() - started > time_limit
 
-    # A cell where many solutions disagree with the first rules many out.
-    ranked = sorted(open_cells, key=lambda c: (-sum(s.get(c) != cells[0].get(c) for s in cells),
-                                               _key(c)))
     found: list[Given] = []
-    for cell in ranked[:TRIES]:
+    for cell in _ranked(open_cells, cells, cells[0])[:TRIES]:
         if len(found) >= wanted or out_of_time():
             break
         given = _given(kind, puzzle, first, [cell], cells[0])
@@ -204,25 +201,56 @@ def _givens(kind: Kind, puzzle: Any, first: Any, cells: list[dict[Any, Any]], op
             found.append(given)
     if found or out_of_time():
         return found
-    # No one given is enough: add the best one at a time.
+    greedy = _greedy(kind, puzzle, cells[0], backend, out_of_time)
+    return [] if greedy is None else [greedy]
+
+
+def _greedy(kind: Kind, puzzle: Any, first: dict[Any, Any], backend: Any,
+            out_of_time: Callable[[], bool]) -> Given | None:
+    """Givens added one at a time, each from the solution closest to the first
+    (the first itself while the kind's cells keep their values), at the cell
+    where most of the solutions found disagree with it; then the solutions of
+    the new puzzle are listed again. The set, once unique, is checked by a count."""
+    import csp
+
     chosen: list[Any] = []
+    values: list[Any] = []
     current = puzzle
-    left = cells
     for _ in range(TRIES):
-        cell = max((c for c in open_cells if c not in chosen),
-                   key=lambda c: (sum(s.get(c) != cells[0].get(c) for s in left), _neg(c)),
-                   default=None)
-        if cell is None or out_of_time():
-            return []
-        chosen.append(cell)
-        given = _given(kind, puzzle, first, chosen, cells[0])
-        if given is None:
-            return []
-        current = given.puzzle
-        if _unique(kind, current, backend):
-            return [given]
-        left = [s for s in left if s.get(cell) == cells[0].get(cell)]
-    return []
+        if out_of_time():
+            return None
+        problem = kind.declare(current)
+        search = csp.solutions(problem, backend, limit=LIMIT)
+        listed, seen = [], []
+        for solution in search:
+            listed.append(kind.decode(current, solution, problem))
+            seen.append(_cells_of(kind, current, listed[-1], solution, problem))
+        if len(listed) < 2:
+            break
+        anchor = min(range(len(seen)), key=lambda k: len(differing(seen[k], first)))
+        where = sorted({c for other in seen for c in differing(seen[anchor], other)}, key=_key)
+        for cell in _ranked(where, seen, seen[anchor]):
+            assert kind.with_given is not None
+            given = kind.with_given(current, listed[anchor], cell)
+            if given is not None:
+                chosen.append(cell)
+                values.append(seen[anchor].get(cell))
+                current = given
+                break
+        else:
+            return None
+    else:
+        return None
+    if not chosen or not _unique(kind, current, backend):
+        return None
+    text = kind.format_puzzle(current) if kind.format_puzzle is not None else None
+    return Given(chosen, values, current, text)
+
+
+def _ranked(where: list[Any], cells: list[dict[Any, Any]], anchor: dict[Any, Any]) -> list[Any]:
+    """The cells, those where most solutions disagree with `anchor` first
+    (a given there rules most of them out)."""
+    return sorted(where, key=lambda c: (-sum(s.get(c) != anchor.get(c) for s in cells), _key(c)))
 
 
 def _given(kind: Kind, puzzle: Any, first: Any, where: list[Any], values: Mapping[Any, Any]
@@ -285,13 +313,6 @@ def _cells(where: list[Any]) -> str:
 
 def _key(cell: Any) -> Any:
     return (str(type(cell)), cell) if isinstance(cell, tuple) else (str(type(cell)), str(cell))
-
-
-def _neg(cell: Any) -> Any:
-    """Ties go to the first cell: max() takes the largest key."""
-    key = _key(cell)
-    return tuple(-x for x in key[1]) if isinstance(cell, tuple) and all(
-        isinstance(x, int) for x in cell) else ""
 
 
 def _json(value: Any) -> Any:
