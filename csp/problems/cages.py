@@ -15,13 +15,14 @@ operation, `LABEL=TARGETOP` (`a=12+`, `b=2/`). Every cage has one clue.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from csp import grid
 from csp.errors import InputError
 from csp.problems import paragraphs
+from csp.problems._numbers import natural
 from csp.problems.pictures import Board
 
 
@@ -122,6 +123,43 @@ def draw_cages(n: int, cages: tuple[Cage, ...], answer: tuple[tuple[int, ...], .
     board.lines(region=(lambda cell: grid.block_of(cell, n, shape)) if blocks else owner.get)
     board.marks(marks)
     return str(board)
+
+
+# -- making puzzles (csp.generation): the clues are walls between cells ---------------
+
+Wall = tuple[grid.Cell, grid.Cell]
+
+
+def make_size(text: str | None, default: int, least: int) -> int:
+    """`--size n` for a grid of n x n digits, one character each: `least` to 9."""
+    if text is None:
+        return default
+    n = natural(text.strip(), "--size")
+    if not least <= n <= 9:
+        raise InputError(f"--size {n}: the grid is {least} to 9 wide (a digit a cell)")
+    return n
+
+
+def caged(n: int, walls: Iterable[Wall], target: Callable[[list[grid.Cell]], tuple[int, str]]
+          ) -> tuple[Cage, ...]:
+    """The cages the walls cut the grid into, labelled in order, each with its
+    clue `target(cells)` (the target and the operation)."""
+    from csp.generation import cages
+
+    return tuple(Cage(grid.LABELS[k], tuple(cells), *target(cells))
+                 for k, cells in enumerate(cages(n, walls)))
+
+
+def walls_fit(n: int, walls: Iterable[Wall], largest: int,
+              value: Mapping[grid.Cell, int] | None) -> bool:
+    """Whether the walls make at most as many cages as there are labels, each
+    of at most `largest` cells and, given `value`, without a repeated digit."""
+    from csp.generation import cages
+
+    found = cages(n, walls)
+    return len(found) <= len(grid.LABELS) and all(
+        len(cells) <= largest and (value is None or len({value[c] for c in cells}) == len(cells))
+        for cells in found)
 
 
 def format_cages(n: int, cages: tuple[Cage, ...]) -> str:

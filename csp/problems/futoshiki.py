@@ -31,16 +31,18 @@ cells of `csp.grid.rows`/`columns`), a `Sum` for each sign.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
+from csp.problems._numbers import natural
 from csp.problems.kind import Kind
+from csp.problems.latin import random_square
 from csp.problems.pictures import Board
 
 FORMS = ("model",)
@@ -219,6 +221,43 @@ def with_given(puzzle: Futoshiki, answer: Answer, cell: Cell) -> Futoshiki:
                      + puzzle.givens[k + 1:], puzzle.signs, puzzle.line)
 
 
+# -- making puzzles (csp.generation) ------------------------------------------------------
+
+
+def _make_size(text: str | None) -> int:
+    if text is None:
+        return 5
+    n = natural(text.strip(), "--size")
+    if not 2 <= n <= 9:
+        raise InputError(f"--size {n}: a futoshiki is 2 to 9 wide (a digit a cell)")
+    return n
+
+
+def _make_clues(n: int, answer: Answer) -> list[Any]:
+    """The givens `(cell, digit)` and the signs `((smaller, larger), "<")`."""
+    value = {(r, c): answer[r][c] for r, c in grid.box(n, n)}
+    signs = [(tuple(sorted((cell, other), key=value.__getitem__)), "<")
+             for cell in value for other in grid.neighbours(cell, value) if other > cell]
+    return [(cell, value[cell]) for cell in value] + signs
+
+
+def _make_puzzle(n: int, answer: Answer, clues: Sequence[Any]) -> Futoshiki:
+    givens = [0] * (n * n)
+    for clue, what in clues:
+        if what != "<":
+            givens[clue[0] * n + clue[1]] = what
+    return Futoshiki(n, tuple(givens), tuple(pair for pair, what in clues if what == "<"))
+
+
+MAKER = generation.Maker(
+    sizes="n, an n x n square (2 to 9); default 5",
+    size=_make_size, solution=lambda n, rng: random_square(n, rng),
+    clues=_make_clues, puzzle=_make_puzzle,
+    where=lambda clue: clue[0] if clue[1] == "<" else (clue[0],),
+    uniformity="as latin's squares",
+)
+
+
 KIND = Kind(name="futoshiki", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
-            draw=draw, cells=cells, with_given=with_given)
+            draw=draw, cells=cells, with_given=with_given, maker=MAKER)

@@ -30,10 +30,12 @@ the clues kept, columns aligned), grids separated by blank lines.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from csp import generation
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
@@ -442,6 +444,139 @@ def cells(puzzle: Kakuro, answer: Mapping[Cell, int]) -> dict[Cell, int]:
     return dict(answer)
 
 
+# -- making puzzles (csp.generation) ------------------------------------------------------
+# A random layout of runs (2 to LONGEST cells, the pattern symmetric under a
+# half turn, as published grids are), filled with random digits; the sums are
+# the clues, all needed, so that a puzzle with another solution is repaired:
+# digits where the two differ are drawn again.
+
+LONGEST = 6
+"""The longest run made."""
+BLACK = 0.08
+"""The share of cells made black at first (and their mirror images); more go
+where a run would be one cell or longer than LONGEST."""
+MAKE_MAX = 30
+
+
+def _make_size(text: str | None) -> tuple[int, int]:
+    """`--size N` (N x N) or `RxC`, counting the clue row and column."""
+    if text is None:
+        return 6, 6
+    rows, x, cols = text.lower().partition("x")
+    sides = (natural(rows.strip(), "--size"), natural((cols if x else rows).strip(), "--size"))
+    if not all(3 <= side <= MAKE_MAX for side in sides):
+        raise InputError(f"--size {text}: a kakuro to make is 3 to {MAKE_MAX} cells a side, "
+                         "the clue row and column included")
+    return sides
+
+
+def _runs(white: set[Cell]) -> list[list[Cell]]:
+    """The maximal runs of white cells, across then down."""
+    found = []
+    for dr, dc in ((0, 1), (1, 0)):
+        for r, c in sorted(white):
+            if (r - dr, c - dc) not in white:
+                run = [(r, c)]
+                while (run[-1][0] + dr, run[-1][1] + dc) in white:
+                    run.append((run[-1][0] + dr, run[-1][1] + dc))
+                found.append(run)
+    return found
+
+
+def _layout(size: tuple[int, int], rng: random.Random) -> set[Cell]:
+    """White cells whose runs all have 2 to LONGEST cells."""
+    rows, cols = size
+    while True:
+        white = {(r, c) for r in range(1, rows) for c in range(1, cols)}
+        for cell in sorted(white):
+            if rng.random() < BLACK:
+                white -= {cell, (rows - cell[0], cols - cell[1])}
+        changed = True
+        while changed:
+            changed = False
+            for run in _runs(white):
+                if len(run) == 1 or len(run) > LONGEST:
+                    cell = run[0] if len(run) == 1 else rng.choice(run[1:-1])
+                    white -= {cell, (rows - cell[0], cols - cell[1])}
+                    changed = True
+                    break
+        if len(white) >= max(4, 0.6 * (rows - 1) * (cols - 1)):
+            return white
+
+
+def _fill(white: set[Cell], rng: random.Random, fixed: Mapping[Cell, int] | None = None
+          ) -> dict[Cell, int] | None:
+    """Random digits, different along every run (the cells of `fixed` kept);
+    None if none fit."""
+    runs = {cell: [run for run in _runs(white) if cell in run] for cell in white}
+    digits = dict(fixed or {})
+    todo = sorted(white - digits.keys())
+    choices: list[list[int]] = []  # the digits left to try at each cell of todo so far
+    at = 0
+    while at < len(todo):
+        cell = todo[at]
+        if len(choices) == at:
+            used = {digits[other] for run in runs[cell] for other in run if other in digits}
+            choices.append(rng.sample([d for d in range(1, 10) if d not in used], 9 - len(used)))
+        if choices[at]:
+            digits[cell] = choices[at].pop()
+            at += 1
+            continue
+        choices.pop()  # none left here: back to the cell before
+        at -= 1
+        if at < 0:
+            return None
+        del digits[todo[at]]
+    return digits
+
+
+def _make_solution(size: tuple[int, int], rng: random.Random) -> dict[Cell, int]:
+    while True:
+        filled = _fill(_layout(size, rng), rng)
+        if filled is not None:
+            return filled
+
+
+def _make_puzzle(size: tuple[int, int], answer: Mapping[Cell, int], clues: Any) -> Kakuro:
+    hints = []
+    for run in _runs(set(answer)):
+        (r, c), (r1, _) = run[0], run[-1]
+        direction = DOWN if r1 > r else ACROSS
+        before = (r - 1, c) if direction == DOWN else (r, c - 1)
+        hints.append((0, *before, direction, sum(answer[cell] for cell in run)))
+    return _build(*size, frozenset(answer), hints, "grid", None)
+
+
+def _repair(size: tuple[int, int], answer: dict[Cell, int], other: dict[Cell, int],
+            rng: random.Random) -> list[dict[Cell, int]]:
+    """Fillings that each change one digit where another solution differs
+    (to one its runs do not hold yet)."""
+    runs = _runs(set(answer))
+    apart = [cell for cell in answer if other.get(cell) != answer[cell]]
+    offered = []
+    for cell in rng.sample(apart, min(len(apart), TRIES)):
+        used = {answer[c] for run in runs if cell in run for c in run}
+        free = [d for d in range(1, 10) if d not in used]
+        if free:
+            offered.append({**answer, cell: rng.choice(free)})
+    return offered
+
+
+TRIES = 6
+"""The repairs offered at a time."""
+
+
+MAKER = generation.Maker(
+    sizes=f"N (N x N) or RxC, the clue row and column included (3 to {MAKE_MAX}); default 6",
+    size=_make_size, solution=_make_solution, clues=lambda size, answer: [],
+    puzzle=_make_puzzle, repair=_repair,
+    uniformity="a random layout, digits drawn at random cell by cell (backtracking), then "
+               "changed one at a time where another solution differs, the change that "
+               "leaves fewest solutions kept: not uniform over kakuros",
+)
+
+
 KIND = Kind(name="kakuro", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
-            draw=draw, cells=cells, apart=lambda puzzle: puzzle.layout != "algospot")
+            draw=draw, cells=cells, apart=lambda puzzle: puzzle.layout != "algospot",
+            maker=MAKER)

@@ -25,23 +25,28 @@ cage.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
-from csp.problems import every
+from csp.problems import every, sudoku
 from csp.problems.cages import (
     Cage,
+    Wall,
+    caged,
     cells_of,
     decode_grid,
     draw_cages,
     format_cages,
     format_grid,
+    make_size,
     read,
+    walls_fit,
 )
 from csp.problems.kind import Kind
 
@@ -121,6 +126,39 @@ def cells(puzzle: Killer, answer: Answer) -> dict[grid.Cell, int]:
     return cells_of(puzzle.n, answer)
 
 
+# -- making puzzles (csp.generation): a random sudoku grid, its cages cut by walls --------
+
+LARGEST = 6
+"""The most cells a cage made has."""
+
+
+def _make_solution(n: int, rng: random.Random) -> Answer:
+    flat = sudoku.MAKER.solution((n, grid.block_shape(n)), rng)
+    return tuple(tuple(flat[r * n:(r + 1) * n]) for r in range(n))
+
+
+def _make_puzzle(n: int, answer: Answer, walls: Sequence[Wall]) -> Killer:
+    return Killer(n, caged(n, walls, lambda cells: (sum(answer[r][c] for r, c in cells), "")))
+
+
+def _value(answer: Answer) -> dict[grid.Cell, int]:
+    return {(r, c): d for r, row in enumerate(answer) for c, d in enumerate(row)}
+
+
+MAKER = generation.Maker(
+    sizes="n, an n x n grid (4 to 9; blocks the squarest, rows for a prime n); default 9",
+    size=lambda text: make_size(text, 9, 4), solution=_make_solution,
+    clues=lambda n, answer: generation.edges(n), puzzle=_make_puzzle, where=lambda wall: wall,
+    start=lambda n, answer, walls, rng: generation.random_walls(
+        n, rng, 5, lambda cage, cell: answer[cell[0]][cell[1]] not in
+        {answer[r][c] for r, c in cage}),
+    fits=lambda n, answer, walls: walls_fit(n, walls, LARGEST, _value(answer)),
+    uniformity="the grid as sudoku's; the cages cut from a random partition (cages of 1 to 5 "
+               "cells, the small likelier), walls added while not unique, taken away while "
+               "it stays unique",
+)
+
+
 KIND = Kind(name="killer", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
-            draw=draw, cells=cells)
+            draw=draw, cells=cells, maker=MAKER)

@@ -31,16 +31,19 @@ reflections, the transposition) that keep the givens, for `--up-to-symmetry`.
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every, paragraphs
+from csp.problems._numbers import natural
 from csp.problems.kind import Kind
 from csp.problems.pictures import Board
 from csp.problems.sizes import inline
@@ -221,7 +224,57 @@ def with_given(puzzle: Latin, answer: Answer, cell: grid.Cell) -> Latin:
                  + puzzle.givens[k + 1:], puzzle.line)
 
 
+# -- making puzzles (csp.generation) ------------------------------------------------------
+
+MAKE_MAX = 64
+"""The largest square made (the rating's model keeps a domain in one 64-bit mask)."""
+UNIFORM_UP_TO = 5
+"""Squares up to 5x5 are drawn exactly uniformly (the 1,344 completions of a
+5x5 first row are enumerated); larger ones by a randomized search, then a
+random isotopy."""
+
+
+def _make_size(text: str | None) -> int:
+    if text is None:
+        return 6
+    n = natural(text.strip(), "--size")
+    if not 2 <= n <= MAKE_MAX:
+        raise InputError(f"--size {n}: a Latin square to make is 2 to {MAKE_MAX} wide")
+    return n
+
+
+@functools.lru_cache(maxsize=8)
+def _blank(n: int) -> ExactCover:
+    made = declare(Latin(n, (0,) * n * n), "exact-cover")
+    assert isinstance(made, ExactCover)
+    return made
+
+
+def random_square(n: int, rng: random.Random) -> Answer:
+    """A random Latin square (see `UNIFORM_UP_TO`)."""
+    rows = generation.square(n, rng, _blank(n), uniform=n <= UNIFORM_UP_TO)
+    return tuple(map(tuple, generation.latin_moves(rows, rng)))
+
+
+def _make_puzzle(n: int, answer: Answer, clues: Sequence[tuple[grid.Cell, int]]) -> Latin:
+    givens = [0] * (n * n)
+    for (r, c), value in clues:
+        givens[r * n + c] = value
+    return Latin(n, tuple(givens))
+
+
+MAKER = generation.Maker(
+    sizes=f"n, an n x n square (2 to {MAKE_MAX}); default 6",
+    size=_make_size, solution=lambda n, rng: random_square(n, rng),
+    clues=lambda n, answer: [((r, c), answer[r][c]) for r, c in grid.box(n, n)],
+    puzzle=_make_puzzle,
+    uniformity=f"exactly uniform up to {UNIFORM_UP_TO}x{UNIFORM_UP_TO}; beyond, a randomized "
+               "search then a random isotopy (rows, columns, transposition)",
+)
+
+
 KIND = Kind(name="latin", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, symmetry=symmetry,
             inline=inline, shape=shape, declare_shape=declare_shape, givens=givens,
-            format_puzzle=format_puzzle, draw=draw, cells=cells, with_given=with_given)
+            format_puzzle=format_puzzle, draw=draw, cells=cells, with_given=with_given,
+            maker=MAKER)
