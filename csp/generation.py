@@ -187,7 +187,8 @@ def _maker(kind: Any) -> Maker:
     if kind.maker is None:
         raise InputError(f"{kind.name} puzzles cannot be generated; the kinds that can: "
                          f"{', '.join(makers())}")
-    return kind.maker  # type: ignore[no-any-return]
+    maker: Maker = kind.maker
+    return maker
 
 
 def _attempt(kind: Any, maker: Maker, judge: Judge, size: Any, rng: random.Random,
@@ -517,19 +518,18 @@ def latin_moves(rows: list[list[int]], rng: random.Random) -> list[list[int]]:
 # -- cages from walls (killer, kenken) ------------------------------------------------
 
 
-def edges(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+def edges(n: int) -> list[tuple[Any, Any]]:
     """Every pair of neighbouring cells of an n x n grid, each once: where a wall can be."""
     return [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
             for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
 
 
-def cages(n: int, walls: Iterable[tuple[tuple[int, int], tuple[int, int]]]
-          ) -> list[list[tuple[int, int]]]:
+def cages(n: int, walls: Iterable[tuple[Any, Any]]) -> list[list[Any]]:
     """The cages the walls cut an n x n grid into (connected pieces), each
     sorted, in order of their first cell."""
     cut = set(walls)
-    owner: dict[tuple[int, int], int] = {}
-    found: list[list[tuple[int, int]]] = []
+    owner: dict[Any, int] = {}
+    found: list[list[Any]] = []
     for start in ((r, c) for r in range(n) for c in range(n)):
         if start in owner:
             continue
@@ -573,5 +573,6 @@ def random_walls(n: int, rng: random.Random, largest: int,
     return [edge for edge in edges(n) if owner[edge[0]] != owner[edge[1]]]
 
 
-__all__ = ["Judge", "Made", "Maker", "Unreachable", "cages", "edges", "generate", "latin_moves", "makers",
-           "random_walls", "seed_of", "shuffled", "square", "sudoku_moves", "uniform_solution"]
+__all__ = ["Judge", "Made", "Maker", "Unreachable", "cages", "edges", "generate", "latin_moves",
+           "makers", "random_walls", "seed_of", "shuffled", "square", "sudoku_moves",
+           "uniform_solution"]

@@ -18,7 +18,7 @@ solves the puzzle by propagation at the root, without a single decision:
 | 2 intersections | + `locked` | medium |
 | 3 subsets | + `matching` | hard |
 | 4 probing | + `probe` (failed-value probing at the root: Nishio, trial and error) | extreme |
-| 5 search | every technique, and decisions: the nodes of the search that proves the puzzle unique | extreme |
+| 5 search | all of them, and decisions (the nodes of the search proving it unique) | extreme |
 
 A search rating also carries its nodes, which order the extreme puzzles
 among themselves (`Rating.score`). Propagation removes only values that are
@@ -109,7 +109,9 @@ def backend(level: str) -> Any:
     """The `bitmask` backend with the techniques of `level` switched on."""
     from csp.backends.bitmask import BitmaskBackend
 
-    return BitmaskBackend(**TECHNIQUES.get(level, {}))
+    switches = TECHNIQUES.get(level, {})
+    return BitmaskBackend(matching=switches.get("matching", True),
+                          locked=switches.get("locked", True), probe=switches.get("probe", True))
 
 
 def rate(problem: Model | ExactCover, *, time_limit: float | None = None,

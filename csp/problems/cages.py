@@ -140,7 +140,7 @@ def make_size(text: str | None, default: int, least: int) -> int:
     return n
 
 
-def caged(n: int, walls: Iterable[Wall], target: Callable[[list[grid.Cell]], tuple[int, str]]
+def caged(n: int, walls: Iterable[Wall], target: Callable[[list[Any]], tuple[int, str]]
           ) -> tuple[Cage, ...]:
     """The cages the walls cut the grid into, labelled in order, each with its
     clue `target(cells)` (the target and the operation)."""

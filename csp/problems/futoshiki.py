@@ -235,7 +235,7 @@ def _make_size(text: str | None) -> int:
 
 def _make_clues(n: int, answer: Answer) -> list[Any]:
     """The givens `(cell, digit)` and the signs `((smaller, larger), "<")`."""
-    value = {(r, c): answer[r][c] for r, c in grid.box(n, n)}
+    value: dict[Any, int] = {(r, c): answer[r][c] for r, c in grid.box(n, n)}
     signs = [(tuple(sorted((cell, other), key=value.__getitem__)), "<")
              for cell in value for other in grid.neighbours(cell, value) if other > cell]
     return [(cell, value[cell]) for cell in value] + signs

@@ -544,7 +544,7 @@ def _make_puzzle(size: tuple[int, int], answer: Mapping[Cell, int], clues: Any) 
         direction = DOWN if r1 > r else ACROSS
         before = (r - 1, c) if direction == DOWN else (r, c - 1)
         hints.append((0, *before, direction, sum(answer[cell] for cell in run)))
-    return _build(*size, frozenset(answer), hints, "grid", None)
+    return _build(*size, frozenset(answer), hints, "grid", 0)
 
 
 def _repair(size: tuple[int, int], answer: dict[Cell, int], other: dict[Cell, int],
