@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from csp.errors import BackendUnavailable, InputError
 
-COMMANDS = ("xc", "solve", "list", "crosscheck", "fuzz", "bench")
+COMMANDS = ("xc", "solve", "generate", "rate", "list", "crosscheck", "fuzz", "bench")
 """Subcommand modules under `csp.commands`, in the order `--help` lists them."""
 
 

@@ -96,11 +96,10 @@ class Rating:
 
     def __str__(self) -> str:
         if self.level is None:
-            if self.status is not Status.COMPLETE:
-                return f"not rated: the search stopped ({self.status}) after " \
-                       f"{self.solutions} solution(s)"
+            if self.status in (Status.TIME_LIMIT, Status.INTERRUPTED):
+                return f"not rated: the search stopped ({self.status})"
             return "not rated: no solution" if self.solutions == 0 else \
-                f"not rated: not unique ({self.solutions}+ solutions)"
+                "not rated: not unique (2 solutions or more)"
         nodes = f", {self.nodes:,} nodes" if self.level == "search" else ""
         return f"{self.difficulty} ({self.level}{nodes})"
 

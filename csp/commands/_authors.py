@@ -39,17 +39,22 @@ def check(kind: Kind, args: argparse.Namespace) -> Path | None:
         return None
     if args.count:
         raise InputError("--svg draws each puzzle's answer: drop --count")
+    return picture_directory(kind, args.svg)
+
+
+def picture_directory(kind: Kind, name: str) -> Path:
+    """The directory of `--svg`, made if missing, for a kind that draws."""
     if kind.draw is None:
         from csp import problems
 
         problems.draw(kind, None)  # raises the error that names the kinds that draw
-    where = Path(args.svg)
+    where = Path(name)
     if where.exists() and not where.is_dir():
-        raise InputError(f"--svg {args.svg}: not a directory")
+        raise InputError(f"--svg {name}: not a directory")
     try:
         where.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise InputError(f"--svg {args.svg}: cannot make the directory: {err.strerror}") from None
+        raise InputError(f"--svg {name}: cannot make the directory: {err.strerror}") from None
     return where
 
 
