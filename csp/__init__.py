@@ -32,12 +32,14 @@ from csp.solve import count, solutions, solve
 
 if TYPE_CHECKING:
     from csp import parallel, problems, symmetry
+    from csp.generation import generate
+    from csp.rating import rate
     from csp.symmetry import Group
 
 __version__ = "0.1.0"
 
 _LATER = {"parallel": "csp.parallel", "problems": "csp.problems", "symmetry": "csp.symmetry",
-          "Group": "csp.symmetry"}
+          "Group": "csp.symmetry", "generate": "csp.generation", "rate": "csp.rating"}
 """What `import csp` leaves to its first use: a run that counts one exact cover
 never pays for the process pool, the puzzle library or the symmetry groups.
 (`crosscheck`, `family` and `solve` stay eager: each is also a submodule's
@@ -81,8 +83,10 @@ __all__ = [
     "count",
     "dispatch",
     "family",
+    "generate",
     "parallel",
     "problems",
+    "rate",
     "symmetry",
     "crosscheck",
     "solutions",

@@ -64,7 +64,7 @@ ATTEMPTS = 2_000
 """The most solutions drawn for one puzzle before `generate` gives up (a
 difficulty a size cannot reach: a 4x4 Latin square is never hard)."""
 UNIFORM_LIMIT = 50_000
-"""The most solutions `uniform_solution` enumerates to draw one exactly uniformly."""
+"""The most completions `completions` lists, to draw one exactly uniformly."""
 
 
 class Unreachable(InputError):
@@ -151,6 +151,8 @@ def generate(kind: Any, size: str | None = None, *, count: int = 1, seed: int | 
                          "intersections and subsets of all-different constraints do not "
                          "arise: only easy and extreme puzzles can be made")
     checked = maker.size(size)
+    if difficulty == "medium":
+        _intersect(kind, maker, checked)
     seed = seed_of(seed)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -176,6 +178,21 @@ def generate(kind: Any, size: str | None = None, *, count: int = 1, seed: int | 
             seen.add(text)
             yield Made(puzzle, text, rating, number, attempt, time.perf_counter() - begun)
             break
+
+
+def _intersect(kind: Any, maker: Maker, size: Any) -> None:
+    """Refuse medium where no two all-different constraints share two cells:
+    intersections (locked candidates) never arise there (a Latin square's
+    rows and columns meet in one cell)."""
+    from csp.constraints import AllDifferent
+
+    answer = maker.solution(size, random.Random(0))
+    model = Judge(kind, "auto").model(maker.puzzle(size, answer, []))
+    units = [set(c.scope) for c in getattr(model, "constraints", ())
+             if isinstance(c, AllDifferent)]
+    if not any(len(a & b) >= 2 for a, b in itertools.combinations(units, 2)):
+        raise InputError(f"no two all-different units of a {kind.name} puzzle share two cells: "
+                         "intersections never arise, no puzzle is medium")
 
 
 def seed_of(seed: int | str | None) -> int | str:
@@ -428,17 +445,24 @@ class Judge:
 # -- random full solutions ------------------------------------------------------------
 
 
-def uniform_solution(problem: ExactCover, rng: random.Random, limit: int = UNIFORM_LIMIT
-                     ) -> tuple[int, ...] | None:
-    """A solution of `problem` drawn exactly uniformly (all are counted, one
-    is picked at random and listed), or None if it has more than `limit`."""
+def completions(blank: ExactCover, forced: list[int], limit: int = UNIFORM_LIMIT
+                ) -> list[tuple[int, ...]] | None:
+    """Every solution of `blank` with the options `forced` (their indices),
+    or None if it has more than `limit`: kept per blank and forcing, so that
+    drawing another is a lookup."""
     import csp
+    from csp.family import with_givens
 
-    counted = csp.count(problem, limit=limit + 1)
-    if counted.status is not Status.COMPLETE or counted.count == 0:
-        return None
-    pick = rng.randrange(counted.count)
-    return tuple(next(itertools.islice(csp.solutions(problem), pick, None)))
+    key = (id(blank), tuple(forced))
+    if key not in _COMPLETIONS or _COMPLETIONS[key][0] is not blank:
+        search = csp.solutions(with_givens(blank, forced), limit=limit + 1)
+        found = [tuple(solution) for solution in search]
+        _COMPLETIONS[key] = (blank, None if len(found) > limit else found)
+    return _COMPLETIONS[key][1]
+
+
+_COMPLETIONS: dict[tuple[int, tuple[int, ...]],
+                   tuple[ExactCover, list[tuple[int, ...]] | None]] = {}
 
 
 def shuffled(xc: ExactCover, rng: random.Random) -> ExactCover:
@@ -461,29 +485,33 @@ def shuffled(xc: ExactCover, rng: random.Random) -> ExactCover:
 
 def square(n: int, rng: random.Random, blank: ExactCover, uniform: bool) -> list[list[int]]:
     """A random n x n grid of 1..n from `blank`, the exact cover of an empty
-    grid whose options carry `(r, c, d)`: the first row a uniformly random
-    permutation; the rest, if `uniform`, drawn exactly uniformly among its
-    completions (every first row has as many, by relabelling), else by a
-    randomized search (options in random order)."""
+    grid whose options carry `(r, c, d)`. If `uniform`, exactly uniformly: a
+    uniformly random completion of the first row 1..n (all are listed once),
+    its digits then relabelled by a uniformly random permutation (every
+    first row has as many completions, by relabelling). Otherwise the first
+    row a random permutation and the rest by a randomized search (options
+    in random order)."""
+    import csp
     from csp.family import with_givens
 
-    first = rng.sample(range(1, n + 1), n)
     option = {payload: k for k, payload in enumerate(blank.data)}
-    seeded = with_givens(blank, [option[(0, c, d)] for c, d in enumerate(first)])
-    assert isinstance(seeded, ExactCover)
-    solution = uniform_solution(seeded, rng) if uniform else None
-    if solution is None:
-        import csp
-
+    relabel = [0, *rng.sample(range(1, n + 1), n)]
+    listed = None
+    if uniform:
+        listed = completions(blank, [option[(0, c, c + 1)] for c in range(n)])
+    if listed is not None:
+        chosen = [blank.data[k] for k in rng.choice(listed)]  # with_givens keeps the indices
+    else:
+        seeded = with_givens(blank, [option[(0, c, relabel[c + 1])] for c in range(n)])
+        assert isinstance(seeded, ExactCover)
         mixed = shuffled(seeded, rng)
         found = csp.solve(mixed).solution
         assert found is not None
         chosen = [mixed.data[k] for k in found]
-    else:
-        chosen = [seeded.data[k] for k in solution]
+        relabel = list(range(n + 1))
     rows = [[0] * n for _ in range(n)]
     for r, c, d in chosen:
-        rows[r][c] = d
+        rows[r][c] = relabel[d]
     return rows
 
 
@@ -575,4 +603,4 @@ def random_walls(n: int, rng: random.Random, largest: int,
 
 __all__ = ["Judge", "Made", "Maker", "Unreachable", "cages", "edges", "generate", "latin_moves",
            "makers", "random_walls", "seed_of", "shuffled", "square", "sudoku_moves",
-           "uniform_solution"]
+           "completions"]
