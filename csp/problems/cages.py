@@ -104,6 +104,21 @@ SIGNS = {"+": "+", "-": "\u2212", "x": "\u00d7", "/": "\u00f7"}
 """How an operation is printed in a picture: the minus, times and division signs."""
 
 
+def drawing(name: str, blocks: bool) -> Callable[..., str]:
+    """The `draw` of a kind of caged puzzles (a `.n` and `.cages`), named `name`."""
+    def draw(puzzle: Any, answer: tuple[tuple[int, ...], ...] | None = None,
+             marks: Iterable[grid.Cell] = ()) -> str:
+        return draw_cages(puzzle.n, puzzle.cages, answer, marks,
+                          f"{name} {puzzle.n}x{puzzle.n}", blocks)
+
+    return draw
+
+
+def answer_cells(puzzle: Any, answer: tuple[tuple[int, ...], ...]) -> dict[grid.Cell, int]:
+    """The `cells` of a kind of caged puzzles: the answer as `{cell: digit}`."""
+    return cells_of(puzzle.n, answer)
+
+
 def draw_cages(n: int, cages: tuple[Cage, ...], answer: tuple[tuple[int, ...], ...] | None,
                marks: Iterable[grid.Cell], title: str, blocks: bool) -> str:
     """The grid with its cages as SVG: killer sudoku (`blocks`) draws the

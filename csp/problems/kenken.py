@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,10 +40,10 @@ from csp.problems import every
 from csp.problems.cages import (
     Cage,
     Wall,
+    answer_cells,
     caged,
-    cells_of,
     decode_grid,
-    draw_cages,
+    drawing,
     format_cages,
     format_grid,
     make_size,
@@ -130,16 +130,6 @@ def format_puzzle(puzzle: KenKen) -> str:
     return format_cages(puzzle.n, puzzle.cages)
 
 
-def draw(puzzle: KenKen, answer: Answer | None = None, marks: Iterable[grid.Cell] = ()) -> str:
-    """The grid and its cages as SVG (see `csp.problems.cages.draw_cages`)."""
-    return draw_cages(puzzle.n, puzzle.cages, answer, marks, f"kenken {puzzle.n}x{puzzle.n}",
-                      blocks=False)
-
-
-def cells(puzzle: KenKen, answer: Answer) -> dict[grid.Cell, int]:
-    return cells_of(puzzle.n, answer)
-
-
 # -- making puzzles (csp.generation): a random Latin square, its cages cut by walls -------
 
 LARGEST = 4
@@ -183,4 +173,4 @@ MAKER = generation.Maker(
 
 KIND = Kind(name="kenken", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
-            draw=draw, cells=cells, maker=MAKER)
+            draw=drawing("kenken", blocks=False), cells=answer_cells, maker=MAKER)

@@ -26,7 +26,7 @@ cage.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,10 +38,10 @@ from csp.problems import every, sudoku
 from csp.problems.cages import (
     Cage,
     Wall,
+    answer_cells,
     caged,
-    cells_of,
     decode_grid,
-    draw_cages,
+    drawing,
     format_cages,
     format_grid,
     make_size,
@@ -116,16 +116,6 @@ def format_puzzle(puzzle: Killer) -> str:
     return format_cages(puzzle.n, puzzle.cages)
 
 
-def draw(puzzle: Killer, answer: Answer | None = None, marks: Iterable[grid.Cell] = ()) -> str:
-    """The grid and its cages as SVG (see `csp.problems.cages.draw_cages`)."""
-    return draw_cages(puzzle.n, puzzle.cages, answer, marks, f"killer {puzzle.n}x{puzzle.n}",
-                      blocks=True)
-
-
-def cells(puzzle: Killer, answer: Answer) -> dict[grid.Cell, int]:
-    return cells_of(puzzle.n, answer)
-
-
 # -- making puzzles (csp.generation): a random sudoku grid, its cages cut by walls --------
 
 LARGEST = 6
@@ -161,4 +151,4 @@ MAKER = generation.Maker(
 
 KIND = Kind(name="killer", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
-            draw=draw, cells=cells, maker=MAKER)
+            draw=drawing("killer", blocks=True), cells=answer_cells, maker=MAKER)
