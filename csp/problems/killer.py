@@ -119,7 +119,7 @@ def format_puzzle(puzzle: Killer) -> str:
 # -- making puzzles (csp.generation): a random sudoku grid, its cages cut by walls --------
 
 LARGEST = 6
-"""The most cells a cage made has."""
+"""The most cells a cage made has (and fewer than a row's)."""
 
 
 def _make_solution(n: int, rng: random.Random) -> Answer:
@@ -142,7 +142,7 @@ MAKER = generation.Maker(
     start=lambda n, answer, walls, rng: generation.random_walls(
         n, rng, 5, lambda cage, cell: answer[cell[0]][cell[1]] not in
         {answer[r][c] for r, c in cage}),
-    fits=lambda n, answer, walls: walls_fit(n, walls, LARGEST, _value(answer)),
+    fits=lambda n, answer, walls: walls_fit(n, walls, min(LARGEST, n - 1), _value(answer)),
     uniformity="the grid as sudoku's; the cages cut from a random partition (cages of 1 to 5 "
                "cells, the small likelier), walls added while not unique, taken away while "
                "it stays unique",
