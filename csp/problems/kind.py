@@ -126,8 +126,9 @@ class Kind:
         for part in ("format_puzzle", "draw", "cells", "with_given", "apart"):
             if getattr(self, part) is not None and not callable(getattr(self, part)):
                 found.append(f"its {part} is not callable")
-        if self.maker is not None and self.format_puzzle is None:
-            found.append("it makes puzzles (maker) but cannot write them (format_puzzle)")
+        if self.maker is not None and (self.format_puzzle is None or self.cells is None):
+            found.append("it makes puzzles (maker) but cannot write them (format_puzzle) or "
+                         "compare their solutions (cells)")
         if self.up_to_symmetry and self.symmetry is None:
             found.append("it counts up to symmetry but declares no symmetry")
         return found
