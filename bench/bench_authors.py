@@ -13,7 +13,9 @@
    correlation of the score with the nodes of two plain searches: dlx
    (Algorithm X, fewest options first, on the exact cover) and bitmask with
    every technique off (singles and fewest values first, no restarts),
-   each counting to 2.
+   each counting to 2; then the puzzles of Sukaku Explainer's published
+   grades (tests/data/sudoku/sudoku_exchange_rated.txt): the levels per
+   grade band and the rank correlation of the score with the grade.
 3. why: `explain_uniqueness` on the puzzles of tests/data known to have
    several solutions: solutions found, cells named, givens proposed, seconds.
 
@@ -30,11 +32,10 @@ import statistics
 import time
 from pathlib import Path
 
-import numpy as np
-
 import csp
 from csp import problems, rating
 from csp.backends.bitmask import BitmaskBackend
+from csp.bench.measure import spearman
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("CSP_DATA", ROOT / "tests" / "data"))
@@ -88,24 +89,6 @@ PLAIN = BitmaskBackend(matching=False, locked=False, probe=False, wdeg="off", pl
                        restarts=0)
 
 
-def spearman(a: list[float], b: list[float]) -> float:
-    """Spearman's rank correlation, ties given their mean rank."""
-    def ranks(values: list[float]) -> np.ndarray:
-        order = np.argsort(values, kind="stable")
-        ranked = np.empty(len(values))
-        sorted_values = np.asarray(values)[order]
-        start = 0
-        while start < len(values):
-            end = start
-            while end + 1 < len(values) and sorted_values[end + 1] == sorted_values[start]:
-                end += 1
-            ranked[order[start:end + 1]] = (start + end) / 2
-            start = end + 1
-        return ranked
-
-    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
-
-
 def rate() -> None:
     kind = problems.get("sudoku")
     print("### Rating the shared sudoku collections\n")
@@ -134,6 +117,43 @@ def rate() -> None:
               f"{spent / len(lines):.4f} | {spearman(scores, dlx_nodes):.2f} | "
               f"{spearman(scores, plain_nodes):.2f} |", flush=True)
     print()
+    published()
+
+
+def published() -> None:
+    """The rating against Sukaku Explainer's grades of the Sudoku Exchange bank."""
+    kind = problems.get("sudoku")
+    rows = [line.split() for line in
+            (DATA / "sudoku" / "sudoku_exchange_rated.txt").read_text().splitlines()]
+    bands = ("<1.5", "<2.5", "2.5-2.9", "3.0-3.9", "4.0-4.9", "5.0-5.9", "6.0-6.9", "7.0-7.9",
+             "8.0-9.3")
+    table = {band: dict.fromkeys(rating.LEVELS, 0) for band in bands}
+    grades, scores = [], []
+    started = time.process_time()
+    for text, grade in rows:
+        [puzzle] = kind.parse(text)
+        found = rating.rate(rating.model_of(kind, puzzle))
+        value = {"<1.5": 1.2, "<2.5": 2.0}.get(grade) or float(grade)
+        band = grade if grade.startswith("<") else next(
+            b for b in bands[2:] if value <= float(b.split("-")[1]))
+        table[band][found.level or "search"] += 1
+        grades.append(value)
+        scores.append(found.score)
+    spent = time.process_time() - started
+    print("### Against a published scale: Sukaku Explainer's grades "
+          "(tests/data/sudoku/sudoku_exchange_rated.txt)\n")
+    print(f"{len(rows)} puzzles, {spent / len(rows):.4f} CPU s each to rate.\n")
+    print("| SE grade | puzzles | " + " | ".join(rating.LEVELS) + " |")
+    print("|---|---|" + "---|" * len(rating.LEVELS))
+    for band, levels in table.items():
+        print(f"| {band} | {sum(levels.values())} | "
+              + " | ".join(str(levels[level]) for level in rating.LEVELS) + " |")
+    graded = [i for i, (text, grade) in enumerate(rows) if not grade.startswith("<")]
+    alone = spearman([grades[i] for i in graded], [scores[i] for i in graded])
+    print(f"\nSpearman's rank correlation of the score with the SE grade: "
+          f"{spearman(grades, scores):.2f} over all {len(rows)} (the buckets <1.5 and <2.5 "
+          f"counted as 1.2 and 2.0), {alone:.2f} over the {len(graded)} with a per-puzzle "
+          f"grade (2.5 to 9.3).\n")
 
 
 def why() -> None:

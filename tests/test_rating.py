@@ -1,7 +1,8 @@
 """`csp rate` and `csp.rating`: the weakest rung of `bitmask` techniques that
 settles a puzzle at the root, checked against the shared sudoku collections:
 Gordon Royle's 17-clue puzzles (mostly solved by singles) rate below Norvig's
-top95 and hardest sets."""
+top95 and hardest sets, and agrees in rank with Sukaku Explainer's published
+grades of the Sudoku Exchange puzzle bank."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 import csp
 from csp import problems, rating
+from csp.bench.measure import spearman
 from csp.cli import main
 
 
@@ -37,6 +39,34 @@ def test_the_easy_collection_rates_below_the_hard_ones(shared_data):
     # none of top95 falls to singles; most of the 17-clue puzzles do
     assert not any(r.level == "singles" for r in top95)
     assert sum(r.level == "singles" for r in easy) > len(easy) / 3
+
+
+def test_the_rating_follows_sukaku_explainers_published_grades(shared_data):
+    # Sukaku Explainer grades by the hardest technique of its solution path:
+    # below 1.5 only hidden singles, 2.5-2.9 pointing and claiming (our
+    # intersections), 3.0-4.x pairs, X-wings and triples, 5 and up chains.
+    kind = problems.get("sudoku")
+    graded: dict[str, list[rating.Rating]] = {}
+    for line in (shared_data / "sudoku" / "sudoku_exchange_rated.txt").read_text().splitlines():
+        text, grade = line.split()
+        [puzzle] = kind.parse(text)
+        graded.setdefault(grade, []).append(rating.rate(rating.model_of(kind, puzzle)))
+    assert all(r.solutions == 1 and r.level for found in graded.values() for r in found)
+    assert {r.level for r in graded["<1.5"]} == {"singles"}
+    assert not any(r.level == "singles" for grade, found in graded.items()
+                   if not grade.startswith("<") for r in found)
+    # below 2.5 nothing needs probing; from 4.0 nearly everything does (matching
+    # finds every subset at once, so a few that SE solves by a chain fall to it)
+    assert not any(r.level in ("probing", "search") for r in graded["<2.5"])
+    hard = [r for grade, found in graded.items() if not grade.startswith("<")
+            and float(grade) >= 4.0 for r in found]
+    assert sum(r.level in ("probing", "search") for r in hard) >= 0.95 * len(hard)
+    numeric = [(float(grade), r.score) for grade, found in graded.items()
+               if not grade.startswith("<") for r in found]
+    low = [(1.2 if grade == "<1.5" else 2.0, r.score) for grade in ("<1.5", "<2.5")
+           for r in graded[grade]]
+    assert spearman(*zip(*numeric)) > 0.5
+    assert spearman(*zip(*(low + numeric))) > 0.7
 
 
 def test_each_rung_settles_what_the_rung_below_does():
