@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """For puzzle authors (issue 26): generating, rating, explaining.
 
-    python bench/bench_authors.py [--only generate rate why] [--count N] [--seed S]
+    python bench/bench_authors.py [--only generate rate why] [--kinds K ...] [--count N]
+                                  [--seed S] [--time-limit T]
 
 1. generate: `csp.generate` of each kind that makes puzzles, at its default
    size and each difficulty: CPU and wall seconds per puzzle, solutions
@@ -46,14 +47,14 @@ def second_backend() -> str:
     return "cpsat" if "cpsat" in csp.backends.available() else "dlx"
 
 
-def generate(count: int, seed: str, limit: float) -> None:
+def generate(count: int, seed: str, limit: float, kinds: tuple[str, ...] = KINDS) -> None:
     second = second_backend()
     print(f"### Generating (count {count} for sudoku 9x9, {max(count // 10, 2)} for the others, "
           f"seed {seed!r}; unique proven again on {second})\n")
     print("| kind | size | difficulty | made | CPU s/puzzle | wall s/puzzle | median wall | "
           "solutions drawn | proven on a 2nd backend |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name in KINDS:
+    for name in kinds:
         kind = problems.get(name)
         difficulties: list[str | None] = [None, *rating.DIFFICULTIES]
         if "model" not in kind.forms:
@@ -200,6 +201,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", choices=("generate", "rate", "why"),
                         default=["generate", "rate", "why"])
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS),
+                        help="the kinds to generate (default all that can)")
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--time-limit", type=float, default=300,
@@ -207,7 +210,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     if "generate" in args.only:
-        generate(args.count, args.seed, args.time_limit)
+        generate(args.count, args.seed, args.time_limit, tuple(args.kinds))
     if "rate" in args.only:
         rate()
     if "why" in args.only:
