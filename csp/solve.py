@@ -43,6 +43,7 @@ from csp.errors import InputError
 from csp.result import Result
 
 if TYPE_CHECKING:
+    from csp.diagram import ZDD
     from csp.symmetry import Group
 
 Problem = Any  # an ExactCover or a Model
@@ -89,6 +90,9 @@ def count(
     progress: Progress | None = None,
     up_to_symmetry: bool | Group = False,
     symmetry: Group | None = None,
+    memo: bool | str = "auto",
+    memo_bytes: int | str | None = None,
+    branch: str | None = None,
 ) -> Result:
     """Count the solutions of `problem` without materialising them.
 
@@ -98,6 +102,13 @@ def count(
     class of equivalent solutions is counted once;
     `stats.extra["raw_solutions"]` says how many solutions the search met.
 
+    `memo` ("auto", True or False) counts with a memo of the counts of
+    subproblems, on a backend that has one (`dlx`; see `docs/memo.md`):
+    "auto" keeps it while it pays, `memo_bytes` bounds it (default 1 GiB),
+    `branch="first"` branches on the first item left (for tilings).
+    `stats.extra["memo"]` says how it went. A count stopped early (time
+    limit, Ctrl-C) is a lower bound.
+
     >>> from csp import ExactCover
     >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
     >>> count(xc).count, count(xc, limit=1).count, count(xc, limit=1).status.value
@@ -105,6 +116,7 @@ def count(
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
+    _memo_alone(memo, branch, limit, up_to_symmetry)
     if limit is not None:
         # One solution at a time, none kept: a kernel counts without stopping.
         return solutions(problem, backend, limit=limit, time_limit=time_limit,
@@ -116,7 +128,62 @@ def count(
 
         return sym.count(problem, group, backend, time_limit=time_limit, progress=progress)
     plan = dispatch.prepare(problem, backend)
+    plan.memo = dispatch.memo_keywords(plan, memo, memo_bytes, branch)
     return plan.count(time_limit=_left(time_limit, started), progress=progress)
+
+
+def _memo_alone(memo: bool | str, branch: str | None, limit: int | None,
+                up_to_symmetry: object) -> None:
+    """Refuse memo=True (or a branching rule) with what a memoized count
+    cannot do: stop after `limit` solutions, or test each one for symmetry."""
+    from csp.memo import branch_rule, memo_mode
+
+    asked = memo_mode(memo) == "on" or branch_rule(branch) != "mrv"
+    if asked and limit is not None:
+        raise InputError("a memoized count adds whole subtrees at once: it cannot stop after "
+                         "`limit` solutions; count without a limit, or with memo=False")
+    if asked and up_to_symmetry is not False and up_to_symmetry is not None:
+        raise InputError("counting up to symmetry tests each solution for canonicity, and a "
+                         "memoized count never visits them one by one: use memo=False (or "
+                         "'auto', which leaves memo off there)")
+
+
+def zdd(
+    problem: Problem,
+    backend: str | Backend = "auto",
+    *,
+    memo_bytes: int | str | None = None,
+    branch: str | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> ZDD:
+    """The diagram (a ZDD, `csp.diagram.ZDD`) of all the solutions of an exact
+    cover, as a memoized count builds it: `.count()`, iteration, `.sample(k,
+    seed=)` (uniform, exact), `.write(path)` (Knuth's format). A diagram that
+    does not fit in `memo_bytes` (half of it; the memo takes the other half)
+    is refused with the size it reached.
+
+    >>> from csp import ExactCover
+    >>> xc = ExactCover.from_text("a b c\\na\\nb\\nc\\na b\\nb c\\n")
+    >>> diagram = zdd(xc)
+    >>> diagram.count(), sorted(diagram)
+    (3, [(0, 1, 2), (0, 4), (2, 3)])
+    """
+    from csp.backends.base import MEMO
+    from csp.exactcover import ExactCover
+
+    started = time.perf_counter()
+    _, time_limit, progress = _checked(None, time_limit, progress)
+    if not isinstance(problem, ExactCover):
+        raise InputError(f"a diagram is over the options of an ExactCover, not a "
+                         f"{type(problem).__name__}")
+    plan = dispatch.prepare(problem, backend)
+    if MEMO not in plan.backend.capabilities or plan.target is not problem:
+        raise dispatch.Refused(f"backend {plan.name!r} builds no diagram of solutions; "
+                               f"backends that do: {', '.join(dispatch.memo_takers())}")
+    builder: Any = plan.backend
+    return builder.zdd(problem, memo_bytes=memo_bytes, branch=branch,
+                       time_limit=_left(time_limit, started), progress=progress)
 
 
 def solve(

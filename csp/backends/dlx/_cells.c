@@ -447,16 +447,20 @@ enum {
     M_MODE = 0, M_BRANCH = 1, M_ZDD = 2, M_WORDS = 3, M_KEY = 4, M_BUCKETS = 5,
     M_COLOURS = 6, M_STARTED = 7, M_LOOKUPS = 8, M_HITS = 9, M_ENTRIES = 10,
     M_EVICTIONS = 11, M_SAVED = 12, M_CHECK_AT = 13, M_AUTO_COST = 14, M_AUTO_LAST = 15,
-    M_ZNODES = 16, M_ZNEED = 17, M_GROW_AT = 18, MEMO_SIZE = 19
+    M_ZNODES = 16, M_ZNEED = 17, M_GROW_AT = 18, M_AUTO_RATE = 19, MEMO_SIZE = 20
 };
 enum { MODE_OFF = 0, MODE_ON = 1, MODE_AUTO = 2 };
 /* Events of search_memo, past those of search. */
 enum { MEMO_OFF = 4, OVERFLOW = 5, ZDD_GROW = 6, TABLE_GROW = 7 };
 /* A table entry: meta (state in bits 0-1, a tag of the hash in bits 2-31, the
- * ZDD node in bits 32-63), work (the nodes its subtree took), the key (K
+ * ZDD node in bits 32-63), work (what its subtree took: see NODE_WEIGHT), the key (K
  * words), the count (W words, least significant first). BUCKET entries share
  * a bucket: a hash picks the bucket, the whole key is compared. */
 enum { BUCKET = 4, SLOT_EMPTY = 0, SLOT_PENDING = 1, SLOT_DONE = 2 };
+/* The work of a subtree (what a hit saves, what `auto` weighs, what eviction
+ * keeps): its updates plus NODE_WEIGHT per node (a node's own cost, the scan
+ * for the item to branch on, in updates: fitted on queens-13 and Langford 12). */
+enum { NODE_WEIGHT = 16 };
 #define TAG_MASK 0x3FFFFFFFu
 #define NO_ROOM INT64_MIN
 
@@ -688,8 +692,10 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                 break;
             }
             if (mode == MODE_AUTO && lookups >= ms[M_CHECK_AT]) {
-                /* Does it pay? The nodes the hits saved against a cost per lookup. */
-                if (gain >= ms[M_AUTO_COST] * lookups) {
+                /* Does it pay? The work the hits saved against a cost per lookup,
+                 * or, while the subtrees are small, hits in 1 of M_AUTO_RATE
+                 * lookups (a tiling's: its gains compound as the subtrees grow). */
+                if (gain >= ms[M_AUTO_COST] * lookups || hits * ms[M_AUTO_RATE] >= lookups) {
                     ms[M_CHECK_AT] *= 2;
                     if (ms[M_CHECK_AT] > ms[M_AUTO_LAST])
                         mode = MODE_ON;
@@ -782,7 +788,7 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                         e[1] = 0;
                         memcpy(e + 2, key, sizeof(uint64_t) * U(n_key));
                         slot[level] = -1 - found;
-                        entered[level] = nodes;
+                        entered[level] = updates + NODE_WEIGHT * nodes;
                     }
                 }
                 int dead = 0;
@@ -876,7 +882,7 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
             if (s >= 0) {
                 uint64_t *e = table + s * e_size;
                 memcpy(e + 2 + n_key, mine, sizeof(uint64_t) * U(w));
-                e[1] = (uint64_t)(nodes - entered[level]);
+                e[1] = (uint64_t)(updates + NODE_WEIGHT * nodes - entered[level]);
                 e[0] = (e[0] & ((uint64_t)TAG_MASK << 2)) | SLOT_DONE
                        | (zdd ? (uint64_t)zchain[level + 1] << 32 : 0);
                 entries++;

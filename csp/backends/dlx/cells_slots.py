@@ -65,14 +65,15 @@ M_LOOKUPS = 8
 M_HITS = 9
 M_ENTRIES = 10  # finished entries in the table
 M_EVICTIONS = 11
-M_SAVED = 12  # nodes the hits saved: the sum of their subtrees' nodes
+M_SAVED = 12  # work the hits saved: the sum of their subtrees' work (NODE_WEIGHT)
 M_CHECK_AT = 13  # `auto`: the lookups at which to judge next whether memo pays
 M_AUTO_COST = 14  # `auto`: memo pays while saved >= M_AUTO_COST * lookups
 M_AUTO_LAST = 15  # `auto`: past this many lookups, memo stays on
 M_ZNODES = 16  # next node of the diagram (0 and 1 are its sinks)
 M_ZNEED = 17  # room in the diagram that a node of the search may need
 M_GROW_AT = 18  # finished entries at which the table asks to grow (TABLE_GROW)
-MEMO_SIZE = 19
+M_AUTO_RATE = 19  # `auto`: memo also pays while hits * M_AUTO_RATE >= lookups
+MEMO_SIZE = 20
 
 MODE_OFF, MODE_ON, MODE_AUTO = 0, 1, 2
 BRANCH_MRV, BRANCH_FIRST = 0, 1
@@ -87,9 +88,14 @@ ZDD_GROW = 6
 TABLE_GROW = 7
 """Event: the table holds M_GROW_AT entries; move them to a larger one (`rehash`)."""
 
+NODE_WEIGHT = 16
+"""The work of a subtree (what a hit saves, what `auto` weighs, what eviction
+keeps) is its updates plus NODE_WEIGHT per node: a node's own cost (the scan
+for the item to branch on) in updates, fitted on queens-13 and Langford 12."""
+
 # ... and the layout of the table: a bucket of BUCKET entries, each of
 # 2 + M_KEY + M_WORDS words: meta (the state in bits 0-1, a tag of the hash in
-# bits 2-31, the diagram's node in bits 32-63), work (the nodes its subtree took),
+# bits 2-31, the diagram's node in bits 32-63), work (what its subtree took),
 # the key, the count (least significant word first).
 BUCKET = 4
 SLOT_EMPTY, SLOT_PENDING, SLOT_DONE = 0, 1, 2
@@ -112,11 +118,11 @@ def new_state(n_primary: int, n_items: int) -> np.ndarray:
     return state
 
 
-__all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "BATCH_SIZE", "BRANCH_FIRST", "BRANCH_MRV",
-           "BUCKET", "CLR", "COPY_RATIO", "EXHAUSTED", "FORCED", "FOUND", "GROW", "HEADS", "ITM",
-           "LEVEL", "LOC", "MAX_DEPTH", "MEMO_OFF", "MEMO_SIZE", "MODE_AUTO", "MODE_OFF",
-           "MODE_ON", "M_AUTO_COST", "M_AUTO_LAST", "M_BRANCH", "M_BUCKETS", "M_CHECK_AT",
-           "M_COLOURS", "M_ENTRIES", "M_EVICTIONS", "M_GROW_AT", "M_HITS", "M_KEY", "M_LOOKUPS", "M_MODE",
+__all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "BATCH_SIZE", "BRANCH_FIRST", "BRANCH_MRV", "BUCKET",
+           "CLR", "COPY_RATIO", "EXHAUSTED", "FORCED", "FOUND", "GROW", "HEADS", "ITM", "LEVEL",
+           "LOC", "MAX_DEPTH", "MEMO_OFF", "MEMO_SIZE", "MODE_AUTO", "MODE_OFF", "MODE_ON", "NODE_WEIGHT",
+           "M_AUTO_COST", "M_AUTO_LAST", "M_AUTO_RATE", "M_BRANCH", "M_BUCKETS", "M_CHECK_AT", "M_COLOURS",
+           "M_ENTRIES", "M_EVICTIONS", "M_GROW_AT", "M_HITS", "M_KEY", "M_LOOKUPS", "M_MODE",
            "M_SAVED", "M_STARTED", "M_WORDS", "M_ZDD", "M_ZNEED", "M_ZNODES", "NODES", "OPT",
            "OUT_DONE", "OUT_NODES", "OUT_SIZE", "OUT_SOLUTIONS", "OUT_UPDATES", "OVERFLOW",
            "PAUSED", "PHASE", "PHASE_AFTER_LEAF", "PHASE_DONE", "PHASE_START", "PUZZLE",

@@ -18,8 +18,6 @@ kernel goes on from the same state).
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,78 +28,28 @@ from csp.backends.dlx import cells_slots as slots
 from csp.backends.dlx.cells import Cells, CellsSearch, native
 from csp.errors import InputError
 from csp.exactcover import ExactCover
+from csp.memo import branch_rule, memo_mode, memo_size
 from csp.result import Stats, Status
 
 MODES = {"auto": slots.MODE_AUTO, "on": slots.MODE_ON, "off": slots.MODE_OFF}
 BRANCHES = {"mrv": slots.BRANCH_MRV, "first": slots.BRANCH_FIRST}
 
-DEFAULT_MEMO_BYTES = 1 << 30
-"""The table's size when none is given: 1 GiB (per process: each worker of a
-parallel count has its own). The pages are touched only as entries fill them."""
-
 AUTO_FIRST = 1 << 12
 """`auto` first judges whether memo pays after this many lookups ..."""
 AUTO_LAST = 1 << 22
 """... and again at twice as many each time, until this many: then memo stays on."""
-AUTO_COST = 4
-"""`auto` keeps memo while the hits have saved at least this many nodes per
-lookup (a lookup, with its miss into a large table, costs a few nodes' time)."""
+AUTO_COST = 128
+"""`auto` keeps memo while the hits have saved at least this much work
+(updates, plus `NODE_WEIGHT` per node) per lookup: a lookup, with its miss into
+a large table, costs about 0.4 us, as 60 to 120 updates do (queens, Langford,
+pentominoes)."""
+AUTO_RATE = 8
+"""... or while one lookup in AUTO_RATE hits: on a tiling the first hits save
+little (small subtrees), but they compound as the search goes up. Langford
+pairs and queens hit 1 in 20 to 1 in 700 and save little: memo goes off."""
 
 WORDS = 2
 """64-bit words of a count at first (128 bits); twice as many after an overflow."""
-
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
-
-
-def memo_mode(memo: object) -> str:
-    """`memo` as "auto", "on" or "off" (True is "on", False "off").
-
-    >>> memo_mode(True), memo_mode("auto"), memo_mode("off")
-    ('on', 'auto', 'off')
-    """
-    if memo is True or memo is False:
-        return "on" if memo else "off"
-    if isinstance(memo, str) and memo.lower() in MODES:
-        return memo.lower()
-    raise InputError(f"memo must be 'auto', True ('on') or False ('off'), not {memo!r}")
-
-
-def branch_rule(branch: object) -> str:
-    """`branch` checked: "mrv" (the item with the fewest options, the default)
-    or "first" (the first item left in declared order: for tilings)."""
-    if branch is None:
-        return "mrv"
-    if isinstance(branch, str) and branch.lower() in BRANCHES:
-        return branch.lower()
-    raise InputError(f"branch must be 'mrv' or 'first', not {branch!r}")
-
-
-def memo_size(value: object) -> int:
-    """A memory bound in bytes: an int, or a text such as "512M", "2G", "1.5GiB"
-    (binary units); None is the default, `DEFAULT_MEMO_BYTES`.
-
-    >>> memo_size("512M"), memo_size(4096), memo_size(None) == DEFAULT_MEMO_BYTES
-    (536870912, 4096, True)
-    >>> memo_size("lots")
-    Traceback (most recent call last):
-        ...
-    csp.errors.InputError: memo_bytes must be a size in bytes (e.g. 536870912, '512M', '2G'), not 'lots'
-    """
-    if value is None:
-        return DEFAULT_MEMO_BYTES
-    size: float | None = None
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        size = int(value)
-    elif isinstance(value, str):
-        found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)(?:i?b)?\s*", value.lower())
-        if found:
-            size = float(found.group(1)) * _UNITS[found.group(2)]
-    if size is None or not math.isfinite(size):
-        raise InputError("memo_bytes must be a size in bytes (e.g. 536870912, '512M', '2G'), "
-                         f"not {value!r}")
-    if size < 1:
-        raise InputError(f"memo_bytes must be at least 1 byte, not {value!r}")
-    return int(size)
 
 
 @dataclass
@@ -126,7 +74,7 @@ def layout(xc: ExactCover) -> Layout:
     node = np.arange(len(items)) + 1 + option  # the cells' node of each entry
     kcode = np.zeros(1 + len(items) + xc.n_options, dtype=np.int32)
     coloured = (items >= n_primary) & (colours != 0)
-    pairs = np.unique(np.stack([items[coloured], colours[coloured]]), axis=1)
+    pairs = np.unique(np.stack([items[coloured], colours[coloured]]).astype(np.int64), axis=1)
     number = np.zeros(pairs.shape[1], dtype=np.int64)  # each colour's number within its item
     if pairs.shape[1]:
         first = np.r_[0, np.flatnonzero(np.diff(pairs[0])) + 1]
@@ -276,6 +224,7 @@ class MemoSearch(CellsSearch):
         ms[slots.M_CHECK_AT] = AUTO_FIRST
         ms[slots.M_AUTO_COST] = AUTO_COST
         ms[slots.M_AUTO_LAST] = AUTO_LAST
+        ms[slots.M_AUTO_RATE] = AUTO_RATE
         ms[slots.M_ZNODES] = 2
         ms[slots.M_ZNEED] = self.key.need
         ms[slots.M_GROW_AT] = self.table.grow_at
@@ -336,7 +285,8 @@ class MemoSearch(CellsSearch):
         """A count overflowed its words: count again from the start with twice as many."""
         assert self._origin is not None
         nodes, updates = self._spent
-        self._spent = (nodes + int(self.state[slots.NODES]), updates + int(self.state[slots.UPDATES]))
+        self._spent = (nodes + int(self.state[slots.NODES]),
+                       updates + int(self.state[slots.UPDATES]))
         for array, origin in zip((self.cells.nd, self.cells.sets, self.cells.item, self.state,
                                   self.choice, self.saved, self.force), self._origin):
             np.copyto(array, origin)
@@ -347,9 +297,10 @@ class MemoSearch(CellsSearch):
 
     def _note_switch(self) -> None:
         ms = self.ms
-        self.switched = (f"auto: off after {int(ms[slots.M_LOOKUPS]):,} lookups (the "
-                         f"{int(ms[slots.M_HITS]):,} hits saved {int(ms[slots.M_SAVED]):,} "
-                         f"nodes, under {AUTO_COST} a lookup)")
+        lookups, saved = int(ms[slots.M_LOOKUPS]), int(ms[slots.M_SAVED])
+        self.switched = (f"auto: off after {lookups:,} lookups (the {int(ms[slots.M_HITS]):,} "
+                         f"hits saved {saved // max(lookups, 1):,} updates a lookup, under "
+                         f"{AUTO_COST}, and they are under 1 in {AUTO_RATE})")
 
     def _to_plain(self) -> bool:
         """Hand the search to the plain kernel (MRV, no diagram, a count that
@@ -418,6 +369,12 @@ class MemoSearch(CellsSearch):
         return self.zdd[:3 * nodes].reshape(-1, 3).copy(), int(self.zchain[base + 1])
 
 
+class NumbaMemoSearch(MemoSearch):
+    """`MemoSearch` on the numba kernel, wherever the C one is built."""
+
+    numba = True
+
+
 def number(words: np.ndarray) -> int:
     """The int that 64-bit words (least significant first) hold.
 
@@ -427,5 +384,5 @@ def number(words: np.ndarray) -> int:
     return sum(int(word) << (64 * i) for i, word in enumerate(words.tolist()))
 
 
-__all__ = ["AUTO_COST", "DEFAULT_MEMO_BYTES", "DiagramTooLarge", "Layout", "MemoSearch",
-           "MemoTable", "branch_rule", "layout", "memo_mode", "memo_size", "number"]
+__all__ = ["AUTO_COST", "DiagramTooLarge", "Layout", "MemoSearch", "MemoTable",
+           "NumbaMemoSearch", "layout", "number"]

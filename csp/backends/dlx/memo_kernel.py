@@ -18,7 +18,8 @@ it to colours:
 - A hash of the key picks a bucket of BUCKET entries of `table`; the whole key
   is compared. A hit adds the count stored and goes back up. A miss takes an
   entry (an empty one, or the one whose subtree took the fewest nodes: the
-  table is bounded and evicting stays exact), marks it pending, and the node
+  table is bounded and evicting stays exact; a subtree's *work* is its
+  updates plus NODE_WEIGHT per node), marks it pending, and the node
   stores its count there when it is finished. A pending entry is never
   evicted nor hit: its key is that of a node on the current path, and no
   descendant has the key of an ancestor (it has fewer active primary items).
@@ -27,8 +28,9 @@ it to colours:
   parent's when it is finished. A carry out of the last word ends the search
   (OVERFLOW): the driver counts again with twice the words.
 - `auto` (M_MODE = MODE_AUTO) judges at `M_CHECK_AT` lookups (doubled each
-  time, until `M_AUTO_LAST`) whether the nodes the hits saved (the nodes
-  their subtrees had taken) reach `M_AUTO_COST` per lookup; if not, memo is
+  time, until `M_AUTO_LAST`) whether the work the hits saved (the work their
+  subtrees had taken) reaches `M_AUTO_COST` per lookup, or one lookup in
+  `M_AUTO_RATE` hits (a tiling's gains compound later); if not, memo is
   switched off (event MEMO_OFF, at the start of a node: the driver goes on
   with `cells_kernel.search`, the counts so far summed into its SOLUTIONS).
 - With M_ZDD the search also builds the diagram of the solutions (DLX6's
@@ -63,6 +65,7 @@ from csp.backends.dlx.cells_slots import (
     LOC,
     M_AUTO_COST,
     M_AUTO_LAST,
+    M_AUTO_RATE,
     M_BRANCH,
     M_BUCKETS,
     M_CHECK_AT,
@@ -84,6 +87,7 @@ from csp.backends.dlx.cells_slots import (
     MODE_AUTO,
     MODE_OFF,
     MODE_ON,
+    NODE_WEIGHT,
     NODES,
     OPT,
     OVERFLOW,
@@ -92,7 +96,6 @@ from csp.backends.dlx.cells_slots import (
     PHASE_DONE,
     PHASE_START,
     SLOT_DONE,
-    SLOT_EMPTY,
     SLOT_PENDING,
     TABLE_GROW,
     UPDATES,
@@ -332,8 +335,10 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                 event = PAUSED
                 break
             if mode == MODE_AUTO and lookups >= ms[M_CHECK_AT]:
-                # Does it pay? The nodes the hits saved against a cost per lookup.
-                if gain >= ms[M_AUTO_COST] * lookups:
+                # Does it pay? The work the hits saved against a cost per lookup,
+                # or, while the subtrees are small, hits in 1 of M_AUTO_RATE
+                # lookups (a tiling's: its gains compound as the subtrees grow).
+                if gain >= ms[M_AUTO_COST] * lookups or hits * ms[M_AUTO_RATE] >= lookups:
                     ms[M_CHECK_AT] *= 2
                     if ms[M_CHECK_AT] > ms[M_AUTO_LAST]:
                         mode = MODE_ON
@@ -419,7 +424,7 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                         for i in range(n_key):
                             table[at + 2 + i] = key[i]
                         slot[level] = -1 - found
-                        entered[level] = nodes
+                        entered[level] = updates + NODE_WEIGHT * nodes
                 dead = False
                 if first_item:
                     # The first item left in declared order (DLX6's noMRV).
@@ -506,7 +511,7 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                 at = s * e_size
                 for i in range(w):
                     table[at + 2 + n_key + i] = acc[mine + i]
-                table[at + 1] = np.uint64(nodes - entered[level])
+                table[at + 1] = np.uint64(updates + NODE_WEIGHT * nodes - entered[level])
                 meta = (table[at] & (_TAG_MASK << _S2)) | _DONE
                 if with_zdd:
                     meta |= np.uint64(zchain[level + 1]) << _S32
