@@ -28,7 +28,7 @@ from csp.exactcover import ExactCover
 from csp.family import family, solve_many
 from csp.model import Assignment, Model, Variable
 from csp.result import Result, Stats, Status
-from csp.solve import count, solutions, solve
+from csp.solve import count, solutions, solve, zdd
 
 if TYPE_CHECKING:
     from csp import parallel, problems, symmetry
@@ -88,4 +88,5 @@ __all__ = [
     "solutions",
     "solve",
     "solve_many",
+    "zdd",
 ]

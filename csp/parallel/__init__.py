@@ -60,6 +60,9 @@ def count(
     checkpoint: str | os.PathLike[str] | None = None,
     progress: Callable[[Stats], None] | None = None,
     up_to_symmetry: Any = False,
+    memo: bool | str = "auto",
+    memo_bytes: int | str | None = None,
+    branch: str | None = None,
 ) -> Result:
     """Count the solutions of `problem` on several processes.
 
@@ -69,7 +72,9 @@ def count(
     `stats.extra["subproblems"]` says how many pieces were counted and
     `stats.extra["workers"]` what each worker did. `progress` gets the
     statistics so far about five times a second, with `extra` saying the
-    subproblems done and left.
+    subproblems done and left. `memo`, `memo_bytes` and `branch` are those of
+    `csp.count`: each worker keeps its own memo (of `memo_bytes`) across the
+    subproblems it counts.
     """
     started = time.perf_counter()
     time_limit = check_time_limit(time_limit)
@@ -86,7 +91,7 @@ def count(
         executor = client if client is not None else executor
         workers = workers or _cores(executor)
         return _count(problem, backend, workers, executor, time_limit, checkpoint, progress,
-                      started)
+                      started, (memo, memo_bytes, branch))
     finally:
         if client is not None:
             client.close()
@@ -94,8 +99,10 @@ def count(
 
 def _count(problem: Any, backend: str | Backend, workers: int, executor: Any,
            time_limit: float | None, checkpoint: str | os.PathLike[str] | None,
-           progress: Callable[[Stats], None] | None, started: float) -> Result:
+           progress: Callable[[Stats], None] | None, started: float,
+           memo: tuple[Any, Any, Any]) -> Result:
     plan = dispatch.prepare(problem, backend)
+    plan.memo = dispatch.memo_keywords(plan, *memo)
     splitter = splitter_for(plan)
     deadline = None if time_limit is None else time.time() + time_limit
     tally = schedule.Tally()

@@ -62,6 +62,11 @@ class Splitter:
     def count(self, key: Key, time_limit: float | None) -> Result:
         raise NotImplementedError
 
+    def _count_plan(self, plan: dispatch.Plan, time_limit: float | None) -> Result:
+        """Count a subproblem's own plan with the memo settings of the whole."""
+        plan.memo = self.plan.memo
+        return plan.count(time_limit=time_limit)
+
     def fingerprint(self) -> str:
         """A digest of the problem as the backend gets it and of the way it is
         cut: a checkpoint of another problem or splitting does not match."""
@@ -122,7 +127,7 @@ class ValueSplitter(Splitter):
 
     def count(self, key: Key, time_limit: float | None) -> Result:
         restricted = restrict(self.plan.target, self._fixed(key))
-        return dispatch.prepare(restricted, self.plan.backend).count(time_limit=time_limit)
+        return self._count_plan(dispatch.prepare(restricted, self.plan.backend), time_limit)
 
 
 class CoverSplitter(Splitter):
@@ -165,8 +170,8 @@ class CoverSplitter(Splitter):
         return [key + (k,) for k in options[item]]
 
     def count(self, key: Key, time_limit: float | None) -> Result:
-        return dispatch.prepare(forced(self.plan.target, key),
-                                self.plan.backend).count(time_limit=time_limit)
+        return self._count_plan(dispatch.prepare(forced(self.plan.target, key),
+                                                 self.plan.backend), time_limit)
 
 
 def splitter_for(plan: dispatch.Plan) -> Splitter:
