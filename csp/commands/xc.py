@@ -85,9 +85,7 @@ def run(args: argparse.Namespace) -> int:
         if number and not args.count:
             sys.stdout.write("\n")
         noun = "solution" if number == 1 else "solutions"
-        stopped = status in (Status.TIME_LIMIT, Status.INTERRUPTED)
-        bound = "at least " if args.count and stopped and number else ""
-        print(f"{bound}{number} {noun} {status.value} backend={backend} {stats.summary()}")
+        print(f"{number} {noun} {status.value} backend={backend} {stats.summary()}")
     return exit_status(status, number)
 
 

@@ -120,11 +120,11 @@ def new_state(n_primary: int, n_items: int) -> np.ndarray:
 
 __all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "BATCH_SIZE", "BRANCH_FIRST", "BRANCH_MRV", "BUCKET",
            "CLR", "COPY_RATIO", "EXHAUSTED", "FORCED", "FOUND", "GROW", "HEADS", "ITM", "LEVEL",
-           "LOC", "MAX_DEPTH", "MEMO_OFF", "MEMO_SIZE", "MODE_AUTO", "MODE_OFF", "MODE_ON", "NODE_WEIGHT",
-           "M_AUTO_COST", "M_AUTO_LAST", "M_AUTO_RATE", "M_BRANCH", "M_BUCKETS", "M_CHECK_AT", "M_COLOURS",
-           "M_ENTRIES", "M_EVICTIONS", "M_GROW_AT", "M_HITS", "M_KEY", "M_LOOKUPS", "M_MODE",
-           "M_SAVED", "M_STARTED", "M_WORDS", "M_ZDD", "M_ZNEED", "M_ZNODES", "NODES", "OPT",
-           "OUT_DONE", "OUT_NODES", "OUT_SIZE", "OUT_SOLUTIONS", "OUT_UPDATES", "OVERFLOW",
-           "PAUSED", "PHASE", "PHASE_AFTER_LEAF", "PHASE_DONE", "PHASE_START", "PUZZLE",
-           "SLOT_DONE", "SLOT_EMPTY", "SLOT_PENDING", "SOLUTIONS", "STARTED", "STATE_SIZE",
-           "TABLE_GROW", "UPDATES", "ZDD_GROW", "new_state", "pairs_at"]
+           "LOC", "MAX_DEPTH", "MEMO_OFF", "MEMO_SIZE", "MODE_AUTO", "MODE_OFF", "MODE_ON",
+           "M_AUTO_COST", "M_AUTO_LAST", "M_AUTO_RATE", "M_BRANCH", "M_BUCKETS", "M_CHECK_AT",
+           "M_COLOURS", "M_ENTRIES", "M_EVICTIONS", "M_GROW_AT", "M_HITS", "M_KEY", "M_LOOKUPS",
+           "M_MODE", "M_SAVED", "M_STARTED", "M_WORDS", "M_ZDD", "M_ZNEED", "M_ZNODES", "NODES",
+           "NODE_WEIGHT", "OPT", "OUT_DONE", "OUT_NODES", "OUT_SIZE", "OUT_SOLUTIONS",
+           "OUT_UPDATES", "OVERFLOW", "PAUSED", "PHASE", "PHASE_AFTER_LEAF", "PHASE_DONE",
+           "PHASE_START", "PUZZLE", "SLOT_DONE", "SLOT_EMPTY", "SLOT_PENDING", "SOLUTIONS",
+           "STARTED", "STATE_SIZE", "TABLE_GROW", "UPDATES", "ZDD_GROW", "new_state", "pairs_at"]
