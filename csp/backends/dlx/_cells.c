@@ -453,16 +453,15 @@ enum { MODE_OFF = 0, MODE_ON = 1, MODE_AUTO = 2 };
 /* Events of search_memo, past those of search. */
 enum { MEMO_OFF = 4, OVERFLOW = 5, ZDD_GROW = 6, TABLE_GROW = 7 };
 /* A table entry: meta (state in bits 0-1, a tag of the hash in bits 2-31, the
- * ZDD node in bits 32-63), work (what its subtree took: see NODE_WEIGHT), the key (K
- * words), the count (W words, least significant first). BUCKET entries share
- * a bucket: a hash picks the bucket, the whole key is compared. */
-enum { BUCKET = 4, SLOT_EMPTY = 0, SLOT_PENDING = 1, SLOT_DONE = 2 };
+ * ZDD node in bits 32-63), work (what its subtree took: see NODE_WEIGHT), the
+ * key (K words), the count (W words, least significant first). BUCKET entries
+ * share a bucket: a hash picks the bucket, the whole key is compared. */
+enum { BUCKET = 4, SLOT_EMPTY = 0, SLOT_DONE = 2 };
 /* The work of a subtree (what a hit saves, what `auto` weighs, what eviction
  * keeps): its updates plus NODE_WEIGHT per node (a node's own cost, the scan
  * for the item to branch on, in updates: fitted on queens-13 and Langford 12). */
 enum { NODE_WEIGHT = 16 };
 #define TAG_MASK 0x3FFFFFFFu
-#define NO_ROOM INT64_MIN
 
 typedef struct {
     int32_t *first_primary, *kpos, *kcode, *purified, *zdd;
@@ -528,11 +527,10 @@ static int purified_live(const int32_t *nd, const int32_t *sets, Heads h, const 
 /* The key of the current subproblem (DLX6's signature): a bit per active
  * primary item; per secondary item with live options, 1 if untouched, its
  * colour's code (2, 3, ...) if purified; 0 for the others. */
-static void make_key(const int32_t *nd, const int32_t *sets, Heads h, const int32_t *item,
-                     const Memo *m, int64_t n_key, int64_t ap, int64_t as_, int64_t n_primary,
-                     int64_t n_items, int colours)
+static void make_key(uint64_t *key, const int32_t *nd, const int32_t *sets, Heads h,
+                     const int32_t *item, const Memo *m, int64_t n_key, int64_t ap, int64_t as_,
+                     int64_t n_primary, int64_t n_items, int colours)
 {
-    uint64_t *key = m->key;
     const int32_t *kpos = m->kpos;
     memset(key, 0, sizeof(uint64_t) * U(n_key));
     for (int64_t q = 0; q < ap; q++) {
@@ -554,33 +552,32 @@ static void make_key(const int32_t *nd, const int32_t *sets, Heads h, const int3
 }
 
 /* The entry of the key in the table: its index if it is there (a hit, >= 0);
- * else -1 minus the entry to take for it (an empty one, or the one whose
- * subtree took the fewest nodes: never a pending one), or NO_ROOM. */
+ * else -1 minus the entry to take for it: an empty one, or the one whose
+ * subtree took the least work. */
 static int64_t probe(const uint64_t *table, const uint64_t *key, int64_t n_key, int64_t e_size,
                      uint64_t hash, int64_t buckets)
 {
     const uint64_t tag = (hash >> 34) & TAG_MASK;
     const int64_t b = (int64_t)(hash & (uint64_t)(buckets - 1)) * BUCKET;
-    int64_t victim = NO_ROOM;
+    int64_t victim = b;
     int empty = 0;
-    uint64_t least = 0;
+    uint64_t least = UINT64_MAX;
     for (int64_t i = b; i < b + BUCKET; i++) {
         const uint64_t *e = table + i * e_size;
-        const uint64_t state = e[0] & 3;
-        if (state == SLOT_DONE) {
+        if ((e[0] & 3) == SLOT_DONE) {
             if (((e[0] >> 2) & TAG_MASK) == tag
                 && memcmp(e + 2, key, sizeof(uint64_t) * U(n_key)) == 0)
                 return i;
-            if (!empty && (victim == NO_ROOM || e[1] < least)) {
+            if (!empty && e[1] < least) {
                 victim = i;
                 least = e[1];
             }
-        } else if (state == SLOT_EMPTY && !empty) {
+        } else if (!empty) {
             victim = i;
             empty = 1;
         }
     }
-    return victim == NO_ROOM ? NO_ROOM : -1 - victim;
+    return -1 - victim;
 }
 
 /* Note the colour code of each secondary item of the option of node `cur`. */
@@ -610,41 +607,43 @@ static inline int64_t new_znode(int32_t *zdd, int64_t *ms, int32_t var, int64_t 
     return id;
 }
 
+/* Put a key that is not in the table (its hash, its diagram node, the work of
+ * its subtree, its count) into the table; returns 1 if it pushed out another
+ * entry (the one of its bucket whose subtree took the least work). */
+static inline int store(uint64_t *table, const uint64_t *key, uint64_t hash, uint64_t znode,
+                        uint64_t work, const uint64_t *count, int64_t n_key, int64_t w,
+                        int64_t buckets)
+{
+    const int64_t e_size = 2 + n_key + w;
+    uint64_t *e = table + (-1 - probe(table, key, n_key, e_size, hash, buckets)) * e_size;
+    const int evicted = (e[0] & 3) == SLOT_DONE;
+    e[0] = SLOT_DONE | (((hash >> 34) & TAG_MASK) << 2) | (znode << 32);
+    e[1] = work;
+    memcpy(e + 2, key, sizeof(uint64_t) * U(n_key));
+    memcpy(e + 2 + n_key, count, sizeof(uint64_t) * U(w));
+    return evicted;
+}
+
 /* Move the entries of table `old` into the empty table `fresh` (`buckets` of
- * them): the pending ones first (the unfinished nodes of the path, whose
- * entries `slot` names: renamed as they move), then the finished ones. Returns
- * how many finished entries found no room (or were pushed out by another). */
+ * them); returns how many were pushed out by others (a full bucket). */
 static int64_t rehash(const uint64_t *old, int64_t old_entries, uint64_t *fresh, int64_t buckets,
-                      int64_t n_key, int64_t w, int64_t *slot, int64_t n_slot)
+                      int64_t n_key, int64_t w)
 {
     const int64_t e_size = 2 + n_key + w;
     int64_t dropped = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const uint64_t wanted = pass == 0 ? SLOT_PENDING : SLOT_DONE;
-        for (int64_t i = 0; i < old_entries; i++) {
-            const uint64_t *e = old + i * e_size;
-            if ((e[0] & 3) != wanted)
-                continue;
-            const int64_t at = probe(fresh, e + 2, n_key, e_size, key_hash(e + 2, n_key), buckets);
-            int64_t j = at < 0 && at != NO_ROOM ? -1 - at : -1;
-            if (j >= 0 && (fresh[j * e_size] & 3) == SLOT_DONE)
-                dropped++;  /* pushed out by an entry whose subtree took more nodes */
-            if (j >= 0)
-                memcpy(fresh + j * e_size, e, sizeof(uint64_t) * U(e_size));
-            else if (pass == 1)
-                dropped++;
-            if (pass == 0)
-                for (int64_t l = 0; l < n_slot; l++)
-                    if (slot[l] == i)
-                        slot[l] = j;
-        }
+    for (int64_t i = 0; i < old_entries; i++) {
+        const uint64_t *e = old + i * e_size;
+        if ((e[0] & 3) == SLOT_DONE)
+            dropped += store(fresh, e + 2, key_hash(e + 2, n_key), e[0] >> 32, e[1],
+                             e + 2 + n_key, n_key, w, buckets);
     }
     return dropped;
 }
 
 /* Count (count_only) with memo: the search of `search`, where each node that
- * branches first looks its key up, a hit adds the count stored and goes back,
- * and a finished node stores its count. acc[(l + 1) * W] is the count of the
+ * branches first makes its key (kept at key[level * K]) and looks it up; a hit
+ * adds the count stored and goes back; a node that missed stores its count
+ * when it is finished (slot[level] = 1). acc[(l + 1) * W] is the count of the
  * node at level l so far; a finished node's is added to its parent's, the
  * root's to acc[base * W]. Events: EXHAUSTED, PAUSED, GROW, MEMO_OFF (`auto`
  * found that the memo does not pay: go on with `search`), OVERFLOW (a count
@@ -664,7 +663,7 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
     const int64_t w = ms[M_WORDS], n_key = ms[M_KEY], e_size = 2 + n_key + w;
     const int64_t buckets = ms[M_BUCKETS];
     const int first_item = ms[M_BRANCH] == 1, zdd = ms[M_ZDD] != 0, colours = ms[M_COLOURS] != 0;
-    uint64_t *acc = m->acc, *table = m->table, *key = m->key;
+    uint64_t *acc = m->acc, *table = m->table;
     int64_t *slot = m->slot, *entered = m->entered, *zchain = m->zchain;
     int64_t mode = ms[M_MODE], lookups = ms[M_LOOKUPS], hits = ms[M_HITS];
     int64_t entries = ms[M_ENTRIES], evictions = ms[M_EVICTIONS], gain = ms[M_SAVED];
@@ -763,7 +762,9 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
             }
             if (best < 0) {
                 if (mode != MODE_OFF) {
-                    make_key(nd, sets, h, item, m, n_key, ap, as_, n_primary, n_items, colours);
+                    uint64_t *key = m->key + level * n_key;
+                    make_key(key, nd, sets, h, item, m, n_key, ap, as_, n_primary, n_items,
+                             colours);
                     lookups++;
                     const uint64_t hash = key_hash(key, n_key);
                     const int64_t found = probe(table, key, n_key, e_size, hash, buckets);
@@ -778,18 +779,8 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                         step = BACKUP;
                         continue;
                     }
-                    if (found != NO_ROOM) {
-                        uint64_t *e = table + (-1 - found) * e_size;
-                        if ((e[0] & 3) == SLOT_DONE) {
-                            evictions++;
-                            entries--;
-                        }
-                        e[0] = SLOT_PENDING | (((hash >> 34) & TAG_MASK) << 2);
-                        e[1] = 0;
-                        memcpy(e + 2, key, sizeof(uint64_t) * U(n_key));
-                        slot[level] = -1 - found;
-                        entered[level] = updates + NODE_WEIGHT * nodes;
-                    }
+                    slot[level] = 1;
+                    entered[level] = updates + NODE_WEIGHT * nodes;
                 }
                 int dead = 0;
                 if (first_item) {
@@ -878,14 +869,14 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
         } else if (step == BACKUP) {
             /* The node at `level` is finished: store its count, add it to its parent's. */
             uint64_t *mine = acc + (level + 1) * w;
-            const int64_t s = slot[level];
-            if (s >= 0) {
-                uint64_t *e = table + s * e_size;
-                memcpy(e + 2 + n_key, mine, sizeof(uint64_t) * U(w));
-                e[1] = (uint64_t)(updates + NODE_WEIGHT * nodes - entered[level]);
-                e[0] = (e[0] & ((uint64_t)TAG_MASK << 2)) | SLOT_DONE
-                       | (zdd ? (uint64_t)zchain[level + 1] << 32 : 0);
-                entries++;
+            if (slot[level] >= 0) {
+                const uint64_t *key = m->key + level * n_key;
+                if (store(table, key, key_hash(key, n_key), zdd ? (uint64_t)zchain[level + 1] : 0,
+                          (uint64_t)(updates + NODE_WEIGHT * nodes - entered[level]), mine, n_key,
+                          w, buckets))
+                    evictions++;
+                else
+                    entries++;
                 slot[level] = -1;
             }
             if (add_words(acc + level * w, mine, w)) {
@@ -1093,7 +1084,7 @@ static PyObject *py_search_memo(PyObject *self, PyObject *const *args, Py_ssize_
         const int64_t n_key = n_ms >= MEMO_SIZE ? m.ms[M_KEY] : 0;
         const int64_t buckets = n_ms >= MEMO_SIZE ? m.ms[M_BUCKETS] : 0;
         const Py_ssize_t levels = k.n_primary + 2;
-        int bad = n_ms < MEMO_SIZE || w < 1 || n_key < 1 || n_key > m.n_key || buckets < 1
+        int bad = n_ms < MEMO_SIZE || w < 1 || n_key < 1 || levels * n_key > m.n_key || buckets < 1
                   || (buckets & (buckets - 1)) != 0
                   || m.n_table / BUCKET / (2 + n_key + w) < buckets
                   || m.n_acc < (levels + 1) * w || m.n_levels < levels || n_entered < levels
@@ -1120,20 +1111,19 @@ fail:
 
 static PyObject *py_rehash(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* rehash(old, fresh, slot, ms) -> finished entries dropped: see rehash; the
-     * key and count sizes from ms, the bucket counts from the arrays' sizes. */
+    /* rehash(old, fresh, ms) -> entries pushed out: see rehash; the key and
+     * count sizes from ms, the bucket counts from the arrays' sizes. */
     Views v = {.n = 0};
-    Py_ssize_t n_old, n_fresh, n_slot, n_ms;
+    Py_ssize_t n_old, n_fresh, n_ms;
     uint64_t *old = NULL, *fresh = NULL;
-    int64_t *slot = NULL, *ms = NULL;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "rehash takes 4 arguments");
+    int64_t *ms = NULL;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "rehash takes 3 arguments");
         return NULL;
     }
     if (!(old = get(&v, args[0], 8, "old", &n_old))) goto fail;
     if (!(fresh = get(&v, args[1], 8, "fresh", &n_fresh))) goto fail;
-    if (!(slot = get(&v, args[2], 8, "slot", &n_slot))) goto fail;
-    if (!(ms = get(&v, args[3], 8, "ms", &n_ms))) goto fail;
+    if (!(ms = get(&v, args[2], 8, "ms", &n_ms))) goto fail;
     if (n_ms < MEMO_SIZE || ms[M_KEY] < 1 || ms[M_WORDS] < 1) {
         PyErr_SetString(PyExc_ValueError, "rehash: ms is not a memo state");
         goto fail;
@@ -1147,7 +1137,7 @@ static PyObject *py_rehash(PyObject *self, PyObject *const *args, Py_ssize_t nar
     }
     int64_t dropped;
     Py_BEGIN_ALLOW_THREADS
-    dropped = rehash(old, n_old / e_size, fresh, buckets, ms[M_KEY], ms[M_WORDS], slot, n_slot);
+    dropped = rehash(old, n_old / e_size, fresh, buckets, ms[M_KEY], ms[M_WORDS]);
     Py_END_ALLOW_THREADS
     release(&v);
     return PyLong_FromLongLong(dropped);
@@ -1368,7 +1358,7 @@ static PyMethodDef methods[] = {
      " kpos, kcode, purified, zdd, table, acc, key, slot, entered, zchain, ms, budget) -> event:"
      " memo_kernel.search_memo, compiled."},
     {"rehash", (PyCFunction)(void (*)(void))py_rehash, METH_FASTCALL,
-     "rehash(old, fresh, slot, ms) -> entries dropped: a memo table moved to a larger one."},
+     "rehash(old, fresh, ms) -> entries pushed out: a memo table moved to a larger one."},
     {"choose", (PyCFunction)(void (*)(void))py_choose, METH_FASTCALL,
      "choose(nd, sets, item, choice, saved, force, state, first) -> bool: "
      "cells_kernel.choose, compiled."},

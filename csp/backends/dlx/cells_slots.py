@@ -98,7 +98,7 @@ for the item to branch on) in updates, fitted on queens-13 and Langford 12."""
 # bits 2-31, the diagram's node in bits 32-63), work (what its subtree took),
 # the key, the count (least significant word first).
 BUCKET = 4
-SLOT_EMPTY, SLOT_PENDING, SLOT_DONE = 0, 1, 2
+SLOT_EMPTY, SLOT_DONE = 0, 2
 
 # Families: slots of the int64 `batch` array (where the loop is) ...
 PUZZLE = 0  # the puzzle being solved
@@ -126,5 +126,5 @@ __all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "BATCH_SIZE", "BRANCH_FIRST", "BRANCH
            "M_MODE", "M_SAVED", "M_STARTED", "M_WORDS", "M_ZDD", "M_ZNEED", "M_ZNODES", "NODES",
            "NODE_WEIGHT", "OPT", "OUT_DONE", "OUT_NODES", "OUT_SIZE", "OUT_SOLUTIONS",
            "OUT_UPDATES", "OVERFLOW", "PAUSED", "PHASE", "PHASE_AFTER_LEAF", "PHASE_DONE",
-           "PHASE_START", "PUZZLE", "SLOT_DONE", "SLOT_EMPTY", "SLOT_PENDING", "SOLUTIONS",
+           "PHASE_START", "PUZZLE", "SLOT_DONE", "SLOT_EMPTY", "SOLUTIONS",
            "STARTED", "STATE_SIZE", "TABLE_GROW", "UPDATES", "ZDD_GROW", "new_state", "pairs_at"]

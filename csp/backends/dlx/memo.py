@@ -18,7 +18,6 @@ kernel goes on from the same state).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,20 +134,14 @@ class MemoTable:
             return 2**62
         return int(self.LOAD * self.buckets * slots.BUCKET)
 
-    def grow(self, rehash: Any, slot: np.ndarray, ms: np.ndarray) -> int:
-        """Move the entries to a table twice as large (`slot` follows the
-        pending ones); returns the finished entries dropped (a full bucket)."""
+    def grow(self, rehash: Any, ms: np.ndarray) -> int:
+        """Move the entries to a table twice as large; returns how many were
+        pushed out (a full bucket)."""
         fresh = np.zeros(2 * len(self.array), dtype=np.uint64)
-        dropped = int(rehash(self.array, fresh, slot, ms))
+        dropped = int(rehash(self.array, fresh, ms))
         self.array = fresh
         self.buckets *= 2
         return dropped
-
-    def release(self, entries: Sequence[int]) -> None:
-        """Empty the pending `entries` (those of a search that stopped before finishing them)."""
-        for at in entries:
-            if at >= 0 and int(self.array[at * self.entry]) & 3 == slots.SLOT_PENDING:
-                self.array[at * self.entry] = 0
 
 
 class DiagramTooLarge(InputError):
@@ -208,7 +201,7 @@ class MemoSearch(CellsSearch):
         self.entered = np.zeros(n_primary + 2, dtype=np.int64)
         self.zchain = np.zeros(n_primary + 3, dtype=np.int64)
         self.purified = np.zeros(n_items, dtype=np.int32)
-        self.keybuf = np.zeros(self.key.n_key, dtype=np.uint64)
+        self.keybuf = np.zeros((n_primary + 2) * self.key.n_key, dtype=np.uint64)  # the path's
         self.zdd = np.zeros(3 * (max(1024, 4 * self.key.need) if self.diagram else 1),
                             dtype=np.int32)
         ms = self.ms = np.zeros(slots.MEMO_SIZE, dtype=np.int64)
@@ -266,7 +259,7 @@ class MemoSearch(CellsSearch):
     def _grow_table(self) -> None:
         assert self.table is not None
         ms = self.ms
-        dropped = self.table.grow(self._rehash, self.slot, ms)
+        dropped = self.table.grow(self._rehash, ms)
         ms[slots.M_ENTRIES] -= dropped
         ms[slots.M_EVICTIONS] += dropped
         ms[slots.M_BUCKETS] = self.table.buckets
@@ -308,7 +301,6 @@ class MemoSearch(CellsSearch):
         total = self._so_far()
         if self.branch != "mrv" or self.diagram or total >= 2**62:
             return False
-        self._release()
         self.state[slots.SOLUTIONS] = total
         self.plain = True
         return True
@@ -319,17 +311,9 @@ class MemoSearch(CellsSearch):
         words = self.acc[base * w:(level + 1) * w].reshape(-1, w)
         return sum(number(row) for row in words)
 
-    def _release(self) -> None:
-        """Empty the entries that the unfinished nodes on the path hold."""
-        if self.table is not None:
-            self.table.release(self.slot.tolist())
-            self.slot.fill(-1)
-
     def _finish(self, status: Status) -> None:
         super()._finish(status)
         if self._origin is not None and self.table is not None:
-            if not self.plain:
-                self._release()
             self.table.entries = int(self.ms[slots.M_ENTRIES])
             self.table.evictions = int(self.ms[slots.M_EVICTIONS])
 

@@ -16,13 +16,13 @@ it to colours:
   primary items are active and each of its secondary items is untouched or
   purified to its colour.
 - A hash of the key picks a bucket of BUCKET entries of `table`; the whole key
-  is compared. A hit adds the count stored and goes back up. A miss takes an
-  entry (an empty one, or the one whose subtree took the fewest nodes: the
-  table is bounded and evicting stays exact; a subtree's *work* is its
-  updates plus NODE_WEIGHT per node), marks it pending, and the node
-  stores its count there when it is finished. A pending entry is never
-  evicted nor hit: its key is that of a node on the current path, and no
-  descendant has the key of an ancestor (it has fewer active primary items).
+  is compared. A hit adds the count stored and goes back up. After a miss the
+  node keeps its key (`key[level * K]`) and, once finished, stores its count
+  in an empty entry of the bucket or in place of the one whose subtree took
+  the least *work* (its updates plus NODE_WEIGHT per node): the table is
+  bounded, and evicting stays exact. No entry waits for an unfinished node, so
+  a table of one bucket still counts (a descendant never has its ancestor's
+  key: it has fewer active primary items).
 - Counts are `M_WORDS` words (least significant first), summed with carry:
   `acc[(l + 1) * W]` is the count so far of the node at level l, added to its
   parent's when it is finished. A carry out of the last word ends the search
@@ -96,7 +96,6 @@ from csp.backends.dlx.cells_slots import (
     PHASE_DONE,
     PHASE_START,
     SLOT_DONE,
-    SLOT_PENDING,
     TABLE_GROW,
     UPDATES,
     ZDD_GROW,
@@ -111,12 +110,11 @@ _ZERO = np.uint64(0)
 _TAG_MASK = np.uint64(0x3FFFFFFF)
 _STATE_MASK = np.uint64(3)
 _DONE = np.uint64(SLOT_DONE)
-_PENDING = np.uint64(SLOT_PENDING)
 _SEED = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _S2, _S29, _S31, _S32, _S34 = (np.uint64(s) for s in (2, 29, 31, 32, 34))
-_NO_ROOM = np.iinfo(np.int64).min
+_MAX = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @njit(cache=True)
@@ -196,17 +194,17 @@ def _make_key(nd, sets, pairs, item, kpos, kcode, purified, first_primary, key, 
 
 @njit(cache=True)
 def _probe(table, key, n_key, e_size, h, buckets):
-    # A hit's entry (>= 0); else -1 minus the entry to take, or _NO_ROOM.
+    # A hit's entry (>= 0); else -1 minus the entry to take: an empty one, or
+    # the one whose subtree took the least work.
     tag = (h >> _S34) & _TAG_MASK
     b = np.int64(h & np.uint64(buckets - 1)) * BUCKET
-    victim = _NO_ROOM
+    victim = b
     empty = False
-    least = _ZERO
+    least = _MAX
     for i in range(b, b + BUCKET):
         at = i * e_size
         meta = table[at]
-        state = meta & _STATE_MASK
-        if state == _DONE:
+        if meta & _STATE_MASK == _DONE:
             if (meta >> _S2) & _TAG_MASK == tag:
                 same = True
                 for j in range(n_key):
@@ -215,13 +213,29 @@ def _probe(table, key, n_key, e_size, h, buckets):
                         break
                 if same:
                     return i
-            if not empty and (victim == _NO_ROOM or table[at + 1] < least):
+            if not empty and table[at + 1] < least:
                 victim = i
                 least = table[at + 1]
-        elif state == _ZERO and not empty:
+        elif not empty:
             victim = i
             empty = True
-    return _NO_ROOM if victim == _NO_ROOM else -1 - victim
+    return -1 - victim
+
+
+@njit(cache=True)
+def _store(table, key, h, znode, work, count, c, n_key, w, buckets):
+    # Put a key that is not in the table into it (count[c:c+w]); True if it
+    # pushed out another entry (the one of its bucket whose subtree took the least work).
+    e_size = 2 + n_key + w
+    at = (-1 - _probe(table, key, n_key, e_size, h, buckets)) * e_size
+    evicted = table[at] & _STATE_MASK == _DONE
+    table[at] = _DONE | (((h >> _S34) & _TAG_MASK) << _S2) | (np.uint64(znode) << _S32)
+    table[at + 1] = np.uint64(work)
+    for j in range(n_key):
+        table[at + 2 + j] = key[j]
+    for j in range(w):
+        table[at + 2 + n_key + j] = count[c + j]
+    return evicted
 
 
 @njit(cache=True)
@@ -249,33 +263,21 @@ def _new_znode(zdd, ms, var, lo, hi):
 
 
 @njit(cache=True)
-def rehash(old, fresh, slot, ms):
-    """Move the entries of table `old` into the empty table `fresh`: the pending
-    ones first (the unfinished nodes of the path, whose entries `slot` names:
-    renamed as they move), then the finished ones. Returns how many finished
-    entries found no room (or were pushed out by another)."""
+def rehash(old, fresh, ms):
+    """Move the entries of table `old` into the empty table `fresh`; returns
+    how many were pushed out by others (a full bucket)."""
     n_key = ms[M_KEY]
-    e_size = 2 + n_key + ms[M_WORDS]
+    w = ms[M_WORDS]
+    e_size = 2 + n_key + w
     buckets = len(fresh) // e_size // BUCKET
     dropped = 0
-    for wanted in (_PENDING, _DONE):
-        for i in range(len(old) // e_size):
-            at = i * e_size
-            if old[at] & _STATE_MASK != wanted:
-                continue
+    for i in range(len(old) // e_size):
+        at = i * e_size
+        if old[at] & _STATE_MASK == _DONE:
             key = old[at + 2:at + 2 + n_key]
-            found = _probe(fresh, key, n_key, e_size, key_hash(key, n_key), buckets)
-            j = -1 - found if found < 0 and found != _NO_ROOM else -1
-            if j >= 0 and fresh[j * e_size] & _STATE_MASK == _DONE:
-                dropped += 1  # pushed out by an entry whose subtree took more nodes
-            if j >= 0:
-                fresh[j * e_size:(j + 1) * e_size] = old[at:at + e_size]
-            elif wanted == _DONE:
+            if _store(fresh, key, key_hash(key, n_key), np.int64(old[at] >> _S32),
+                      np.int64(old[at + 1]), old, at + 2 + n_key, n_key, w, buckets):
                 dropped += 1
-            if wanted == _PENDING:
-                for lv in range(len(slot)):
-                    if slot[lv] == i:
-                        slot[lv] = j
     return dropped
 
 
@@ -398,11 +400,12 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                     break
             if best < 0:
                 if mode != MODE_OFF:
-                    _make_key(nd, sets, pairs, item, kpos, kcode, purified, first_primary, key,
+                    mykey = key[level * n_key:(level + 1) * n_key]
+                    _make_key(nd, sets, pairs, item, kpos, kcode, purified, first_primary, mykey,
                               n_key, ap, as_, n_primary, n_items, colours)
                     lookups += 1
-                    h = key_hash(key, n_key)
-                    found = _probe(table, key, n_key, e_size, h, buckets)
+                    h = key_hash(mykey, n_key)
+                    found = _probe(table, mykey, n_key, e_size, h, buckets)
                     if found >= 0:
                         at = found * e_size
                         hits += 1
@@ -414,17 +417,8 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                         forced = 0
                         step = _BACKUP
                         continue
-                    if found != _NO_ROOM:
-                        at = (-1 - found) * e_size
-                        if table[at] & _STATE_MASK == _DONE:
-                            evictions += 1
-                            entries -= 1
-                        table[at] = _PENDING | (((h >> _S34) & _TAG_MASK) << _S2)
-                        table[at + 1] = _ZERO
-                        for i in range(n_key):
-                            table[at + 2 + i] = key[i]
-                        slot[level] = -1 - found
-                        entered[level] = updates + NODE_WEIGHT * nodes
+                    slot[level] = 1
+                    entered[level] = updates + NODE_WEIGHT * nodes
                 dead = False
                 if first_item:
                     # The first item left in declared order (DLX6's noMRV).
@@ -506,17 +500,15 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
         elif step == _BACKUP:
             # The node at `level` is finished: store its count, add it to its parent's.
             mine = (level + 1) * w
-            s = slot[level]
-            if s >= 0:
-                at = s * e_size
-                for i in range(w):
-                    table[at + 2 + n_key + i] = acc[mine + i]
-                table[at + 1] = np.uint64(updates + NODE_WEIGHT * nodes - entered[level])
-                meta = (table[at] & (_TAG_MASK << _S2)) | _DONE
-                if with_zdd:
-                    meta |= np.uint64(zchain[level + 1]) << _S32
-                table[at] = meta
-                entries += 1
+            if slot[level] >= 0:
+                mykey = key[level * n_key:(level + 1) * n_key]
+                if _store(table, mykey, key_hash(mykey, n_key),
+                          zchain[level + 1] if with_zdd else 0,
+                          updates + NODE_WEIGHT * nodes - entered[level], acc, mine, n_key, w,
+                          buckets):
+                    evictions += 1
+                else:
+                    entries += 1
                 slot[level] = -1
             if _add_words(acc, level * w, acc, mine, w):
                 phase = PHASE_DONE
