@@ -148,6 +148,9 @@ class ZDD:
             z, v, lo, hi = (int(found.group(i), 16 if i != 2 else 10) for i in range(1, 5))
             if z != len(rows):
                 raise InputError(f"node {z:x} where node {len(rows):x} was due", line=number)
+            if max(lo, hi) >= z:
+                raise InputError(f"node {z:x} leads to node {max(lo, hi):x}, not one made "
+                                 "before it", line=number)
             if v == 0:
                 root = hi
                 continue
