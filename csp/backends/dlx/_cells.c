@@ -447,7 +447,8 @@ enum {
     M_MODE = 0, M_BRANCH = 1, M_ZDD = 2, M_WORDS = 3, M_KEY = 4, M_BUCKETS = 5,
     M_COLOURS = 6, M_STARTED = 7, M_LOOKUPS = 8, M_HITS = 9, M_ENTRIES = 10,
     M_EVICTIONS = 11, M_SAVED = 12, M_CHECK_AT = 13, M_AUTO_COST = 14, M_AUTO_LAST = 15,
-    M_ZNODES = 16, M_ZNEED = 17, M_GROW_AT = 18, M_AUTO_RATE = 19, MEMO_SIZE = 20
+    M_ZNODES = 16, M_ZNEED = 17, M_GROW_AT = 18, M_AUTO_RATE = 19, M_KEY_WORK = 20,
+    M_CHECK_WORK = 21, MEMO_SIZE = 22
 };
 enum { MODE_OFF = 0, MODE_ON = 1, MODE_AUTO = 2 };
 /* Events of search_memo, past those of search. */
@@ -464,9 +465,9 @@ enum { NODE_WEIGHT = 16 };
 #define TAG_MASK 0x3FFFFFFFu
 
 typedef struct {
-    int32_t *first_primary, *kpos, *kcode, *purified, *zdd;
+    int32_t *first_primary, *kpos, *kcode, *zdd;
     uint64_t *table, *acc, *key;
-    int64_t *slot, *entered, *zchain, *ms;
+    int64_t *purified, *slot, *entered, *zchain, *ms;
     Py_ssize_t n_table, n_acc, n_key, n_levels, n_zdd, n_fp, n_kcode;
 } Memo;
 
@@ -505,9 +506,10 @@ static inline void set_words(uint64_t *dst, uint64_t value, int64_t w)
 
 /* Whether a live option gives secondary item x (purified, so inactive and its
  * segment frozen since) the colour of code c: its first primary item is active
- * and holds it among its live options. */
+ * and holds it among its live options. Adds the entries it looked at to *work. */
 static int purified_live(const int32_t *nd, const int32_t *sets, Heads h, const int32_t *kcode,
-                         const int32_t *first_primary, int32_t x, int32_t c, int64_t ap)
+                         const int32_t *first_primary, int32_t x, int64_t c, int64_t ap,
+                         int64_t *work)
 {
     const int32_t first = h.start[2 * U(x)], end = first + h.size[U(x)];
     for (int32_t r = first; r < end; r++) {
@@ -518,18 +520,25 @@ static int purified_live(const int32_t *nd, const int32_t *sets, Heads h, const 
         if (fp < 0)
             continue;
         const int32_t p = nd[4 * U(fp) + ITM];
-        if (h.place[2 * U(p)] < ap && nd[4 * U(fp) + LOC] < h.start[2 * U(p)] + h.size[U(p)])
+        if (h.place[2 * U(p)] < ap && nd[4 * U(fp) + LOC] < h.start[2 * U(p)] + h.size[U(p)]) {
+            *work += r - first + 1;
             return 1;
+        }
     }
+    *work += end - first;
     return 0;
 }
 
 /* The key of the current subproblem (DLX6's signature): a bit per active
  * primary item; per secondary item with live options, 1 if untouched, its
- * colour's code (2, 3, ...) if purified; 0 for the others. */
-static void make_key(uint64_t *key, const int32_t *nd, const int32_t *sets, Heads h,
-                     const int32_t *item, const Memo *m, int64_t n_key, int64_t ap, int64_t as_,
-                     int64_t n_primary, int64_t n_items, int colours)
+ * colour's code (2, 3, ...) if purified; 0 for the others. A purified item
+ * found without live options at a node of the path (purified[3x + 1], the
+ * level, and purified[3x + 2], the node's stamp, entered[2 l + 1]) is known
+ * to have none below it. Returns the items and entries it looked at. */
+static int64_t make_key(uint64_t *key, const int32_t *nd, const int32_t *sets, Heads h,
+                        const int32_t *item, const Memo *m, int64_t n_key, int64_t ap,
+                        int64_t as_, int64_t n_primary, int64_t n_items, int colours,
+                        int64_t level)
 {
     const int32_t *kpos = m->kpos;
     memset(key, 0, sizeof(uint64_t) * U(n_key));
@@ -542,13 +551,26 @@ static void make_key(uint64_t *key, const int32_t *nd, const int32_t *sets, Head
         if (p >= 0 && h.size[U(x)] > 0)
             key[p >> 6] |= (uint64_t)1 << (p & 63);
     }
+    int64_t work = ap + as_ - n_primary;
     if (!colours)
-        return;
+        return work;
+    int64_t *purified = m->purified;
+    const int64_t *stamp = m->entered + 1;
+    work += n_items - as_;
     for (int64_t q = as_; q < n_items; q++) {
-        const int32_t x = item[q], p = kpos[x], c = m->purified[x];
-        if (p >= 0 && c > 0 && purified_live(nd, sets, h, m->kcode, m->first_primary, x, c, ap))
+        const int32_t x = item[q], p = kpos[x];
+        const int64_t c = purified[3 * U(x)], dead = purified[3 * U(x) + 1];
+        if (p < 0 || c == 0 || (dead >= 0 && dead <= level
+                                && stamp[2 * dead] == purified[3 * U(x) + 2]))
+            continue;
+        if (purified_live(nd, sets, h, m->kcode, m->first_primary, x, c, ap, &work)) {
             key[p >> 6] |= (uint64_t)c << (p & 63);
+        } else {
+            purified[3 * U(x) + 1] = level;
+            purified[3 * U(x) + 2] = stamp[2 * level];
+        }
     }
+    return work;
 }
 
 /* The entry of the key in the table: its index if it is there (a hit, >= 0);
@@ -581,7 +603,7 @@ static int64_t probe(const uint64_t *table, const uint64_t *key, int64_t n_key, 
 }
 
 /* Note the colour code of each secondary item of the option of node `cur`. */
-static inline void mark_purified(const int32_t *nd, const int32_t *kcode, int32_t *purified,
+static inline void mark_purified(const int32_t *nd, const int32_t *kcode, int64_t *purified,
                                  int32_t cur, int32_t second)
 {
     int32_t nn = cur + 1;
@@ -592,7 +614,7 @@ static inline void mark_purified(const int32_t *nd, const int32_t *kcode, int32_
             continue;
         }
         if (c >= second)
-            purified[c] = kcode[nn];
+            purified[3 * U(c)] = kcode[nn];
         nn++;
     }
 }
@@ -667,6 +689,7 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
     int64_t *slot = m->slot, *entered = m->entered, *zchain = m->zchain;
     int64_t mode = ms[M_MODE], lookups = ms[M_LOOKUPS], hits = ms[M_HITS];
     int64_t entries = ms[M_ENTRIES], evictions = ms[M_EVICTIONS], gain = ms[M_SAVED];
+    int64_t key_work = ms[M_KEY_WORK];
     int64_t level = state[LEVEL], phase = state[PHASE];
     int64_t nodes = state[NODES], updates = state[UPDATES], base = state[BASE];
     int64_t ap = state[ACTIVE_P], as_ = state[ACTIVE_S], forced = state[FORCED];
@@ -690,12 +713,17 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                 event = PAUSED;
                 break;
             }
-            if (mode == MODE_AUTO && lookups >= ms[M_CHECK_AT]) {
-                /* Does it pay? The work the hits saved against a cost per lookup,
+            if (mode == MODE_AUTO && (lookups >= ms[M_CHECK_AT]
+                                      || ms[M_AUTO_COST] * lookups + key_work
+                                             >= ms[M_CHECK_WORK])) {
+                /* Does it pay? The work the hits saved against the lookups' (a
+                 * cost each, and the items and entries their keys looked at),
                  * or, while the subtrees are small, hits in 1 of M_AUTO_RATE
                  * lookups (a tiling's: its gains compound as the subtrees grow). */
-                if (gain >= ms[M_AUTO_COST] * lookups || hits * ms[M_AUTO_RATE] >= lookups) {
+                if (gain >= ms[M_AUTO_COST] * lookups + key_work
+                    || hits * ms[M_AUTO_RATE] >= lookups) {
                     ms[M_CHECK_AT] *= 2;
+                    ms[M_CHECK_WORK] *= 2;
                     if (ms[M_CHECK_AT] > ms[M_AUTO_LAST])
                         mode = MODE_ON;
                 } else {
@@ -724,6 +752,7 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                 nodes++;
             uint64_t *mine = acc + (level + 1) * w;
             slot[level] = -1;
+            entered[2 * level + 1] = nodes;  /* the node's stamp (see make_key) */
             if (zdd)
                 zchain[level + 1] = 0;
             if (ap == 0) {
@@ -763,8 +792,8 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
             if (best < 0) {
                 if (mode != MODE_OFF) {
                     uint64_t *key = m->key + level * n_key;
-                    make_key(key, nd, sets, h, item, m, n_key, ap, as_, n_primary, n_items,
-                             colours);
+                    key_work += make_key(key, nd, sets, h, item, m, n_key, ap, as_, n_primary,
+                                         n_items, colours, level);
                     lookups++;
                     const uint64_t hash = key_hash(key, n_key);
                     const int64_t found = probe(table, key, n_key, e_size, hash, buckets);
@@ -780,7 +809,7 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                         continue;
                     }
                     slot[level] = 1;
-                    entered[level] = updates + NODE_WEIGHT * nodes;
+                    entered[2 * level] = updates + NODE_WEIGHT * nodes;
                 }
                 int dead = 0;
                 if (first_item) {
@@ -871,9 +900,9 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
             uint64_t *mine = acc + (level + 1) * w;
             if (slot[level] >= 0) {
                 const uint64_t *key = m->key + level * n_key;
+                const int64_t work = updates + NODE_WEIGHT * nodes - entered[2 * level];
                 if (store(table, key, key_hash(key, n_key), zdd ? (uint64_t)zchain[level + 1] : 0,
-                          (uint64_t)(updates + NODE_WEIGHT * nodes - entered[level]), mine, n_key,
-                          w, buckets))
+                          (uint64_t)work, mine, n_key, w, buckets))
                     evictions++;
                 else
                     entries++;
@@ -932,6 +961,7 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
     ms[M_ENTRIES] = entries;
     ms[M_EVICTIONS] = evictions;
     ms[M_SAVED] = gain;
+    ms[M_KEY_WORK] = key_work;
     return event;
 }
 
@@ -1068,7 +1098,7 @@ static PyObject *py_search_memo(PyObject *self, PyObject *const *args, Py_ssize_
     if (!(m.first_primary = get(&v, args[9], 4, "first_primary", &m.n_fp))) goto fail;
     if (!(m.kpos = get(&v, args[10], 4, "kpos", &n_kpos))) goto fail;
     if (!(m.kcode = get(&v, args[11], 4, "kcode", &m.n_kcode))) goto fail;
-    if (!(m.purified = get(&v, args[12], 4, "purified", &n_purified))) goto fail;
+    if (!(m.purified = get(&v, args[12], 8, "purified", &n_purified))) goto fail;
     if (!(m.zdd = get(&v, args[13], 4, "zdd", &m.n_zdd))) goto fail;
     if (!(m.table = get(&v, args[14], 8, "table", &m.n_table))) goto fail;
     if (!(m.acc = get(&v, args[15], 8, "acc", &m.n_acc))) goto fail;
@@ -1087,8 +1117,9 @@ static PyObject *py_search_memo(PyObject *self, PyObject *const *args, Py_ssize_
         int bad = n_ms < MEMO_SIZE || w < 1 || n_key < 1 || levels * n_key > m.n_key || buckets < 1
                   || (buckets & (buckets - 1)) != 0
                   || m.n_table / BUCKET / (2 + n_key + w) < buckets
-                  || m.n_acc < (levels + 1) * w || m.n_levels < levels || n_entered < levels
-                  || n_zchain < levels + 1 || n_kpos < k.n_items || n_purified < k.n_items
+                  || m.n_acc < (levels + 1) * w || m.n_levels < levels
+                  || n_entered < 2 * levels || n_zchain < levels + 1 || n_kpos < k.n_items
+                  || n_purified < 3 * k.n_items
                   || m.n_kcode < n_nd / 4 || k.state[BASE] < 0 || k.state[LEVEL] > k.n_primary
                   || (m.ms[M_ZDD] && m.ms[M_ZNODES] < 2);
         for (Py_ssize_t x = 0; !bad && x < k.n_items; x++)

@@ -73,7 +73,9 @@ M_ZNODES = 16  # next node of the diagram (0 and 1 are its sinks)
 M_ZNEED = 17  # room in the diagram that a node of the search may need
 M_GROW_AT = 18  # finished entries at which the table asks to grow (TABLE_GROW)
 M_AUTO_RATE = 19  # `auto`: memo also pays while hits * M_AUTO_RATE >= lookups
-MEMO_SIZE = 20
+M_KEY_WORK = 20  # items and segment entries the keys looked at (weighed by `auto`)
+M_CHECK_WORK = 21  # `auto`: or judge once the lookups cost this (M_AUTO_COST each + M_KEY_WORK)
+MEMO_SIZE = 22
 
 MODE_OFF, MODE_ON, MODE_AUTO = 0, 1, 2
 BRANCH_MRV, BRANCH_FIRST = 0, 1
@@ -122,9 +124,10 @@ __all__ = ["ACTIVE_P", "ACTIVE_S", "BASE", "BATCH_SIZE", "BRANCH_FIRST", "BRANCH
            "CLR", "COPY_RATIO", "EXHAUSTED", "FORCED", "FOUND", "GROW", "HEADS", "ITM", "LEVEL",
            "LOC", "MAX_DEPTH", "MEMO_OFF", "MEMO_SIZE", "MODE_AUTO", "MODE_OFF", "MODE_ON",
            "M_AUTO_COST", "M_AUTO_LAST", "M_AUTO_RATE", "M_BRANCH", "M_BUCKETS", "M_CHECK_AT",
-           "M_COLOURS", "M_ENTRIES", "M_EVICTIONS", "M_GROW_AT", "M_HITS", "M_KEY", "M_LOOKUPS",
-           "M_MODE", "M_SAVED", "M_STARTED", "M_WORDS", "M_ZDD", "M_ZNEED", "M_ZNODES", "NODES",
-           "NODE_WEIGHT", "OPT", "OUT_DONE", "OUT_NODES", "OUT_SIZE", "OUT_SOLUTIONS",
-           "OUT_UPDATES", "OVERFLOW", "PAUSED", "PHASE", "PHASE_AFTER_LEAF", "PHASE_DONE",
-           "PHASE_START", "PUZZLE", "SLOT_DONE", "SLOT_EMPTY", "SOLUTIONS",
-           "STARTED", "STATE_SIZE", "TABLE_GROW", "UPDATES", "ZDD_GROW", "new_state", "pairs_at"]
+           "M_CHECK_WORK", "M_COLOURS", "M_ENTRIES", "M_EVICTIONS", "M_GROW_AT", "M_HITS", "M_KEY",
+           "M_KEY_WORK", "M_LOOKUPS", "M_MODE", "M_SAVED", "M_STARTED", "M_WORDS", "M_ZDD",
+           "M_ZNEED", "M_ZNODES", "NODES", "NODE_WEIGHT", "OPT", "OUT_DONE", "OUT_NODES",
+           "OUT_SIZE", "OUT_SOLUTIONS", "OUT_UPDATES", "OVERFLOW", "PAUSED", "PHASE",
+           "PHASE_AFTER_LEAF", "PHASE_DONE", "PHASE_START", "PUZZLE", "SLOT_DONE", "SLOT_EMPTY",
+           "SOLUTIONS", "STARTED", "STATE_SIZE", "TABLE_GROW", "UPDATES", "ZDD_GROW", "new_state",
+           "pairs_at"]

@@ -34,14 +34,17 @@ MODES = {"auto": slots.MODE_AUTO, "on": slots.MODE_ON, "off": slots.MODE_OFF}
 BRANCHES = {"mrv": slots.BRANCH_MRV, "first": slots.BRANCH_FIRST}
 
 AUTO_FIRST = 1 << 12
-"""`auto` first judges whether memo pays after this many lookups ..."""
+"""`auto` first judges whether memo pays after this many lookups, or once
+they have cost as much as this many lookups of AUTO_COST (keys that look at
+many items cost more) ..."""
 AUTO_LAST = 1 << 22
 """... and again at twice as many each time, until this many: then memo stays on."""
-AUTO_COST = 128
+AUTO_COST = 64
 """`auto` keeps memo while the hits have saved at least this much work
-(updates, plus `NODE_WEIGHT` per node) per lookup: a lookup, with its miss into
-a large table, costs about 0.4 us, as 60 to 120 updates do (queens, Langford,
-pentominoes)."""
+(updates, plus `NODE_WEIGHT` per node) per lookup, plus the items and entries
+that making the keys looked at: a lookup of queens, Langford pairs or
+pentominoes (some 70 items), with its miss into a large table, costs about
+0.4 us, as 60 to 120 updates do."""
 AUTO_RATE = 8
 """... or while one lookup in AUTO_RATE hits: on a tiling the first hits save
 little (small subtrees), but they compound as the search goes up. Langford
@@ -73,17 +76,14 @@ def layout(xc: ExactCover) -> Layout:
     node = np.arange(len(items)) + 1 + option  # the cells' node of each entry
     kcode = np.zeros(1 + len(items) + xc.n_options, dtype=np.int32)
     coloured = (items >= n_primary) & (colours != 0)
-    pairs = np.unique(np.stack([items[coloured], colours[coloured]]).astype(np.int64), axis=1)
-    number = np.zeros(pairs.shape[1], dtype=np.int64)  # each colour's number within its item
-    if pairs.shape[1]:
-        first = np.r_[0, np.flatnonzero(np.diff(pairs[0])) + 1]
-        number = np.arange(pairs.shape[1]) - np.repeat(first, np.diff(np.r_[first,
-                                                                             pairs.shape[1]]))
-        where = np.searchsorted(pairs[0] * (1 << 32) + pairs[1],
-                                items[coloured].astype(np.int64) * (1 << 32) + colours[coloured])
-        kcode[node[coloured]] = 2 + number[where]
-    n_colours = np.bincount(pairs[0], minlength=n_items) if pairs.shape[1] else \
-        np.zeros(n_items, dtype=np.int64)
+    # Each (item, colour) pair as one int64, sorted: the colours of an item
+    # are a run, numbered from 0 along it.
+    pair = items[coloured].astype(np.int64) << 32 | colours[coloured].astype(np.int64)
+    distinct, where = np.unique(pair, return_inverse=True)
+    owner = distinct >> 32
+    first = np.searchsorted(owner, owner)  # where each item's run starts
+    kcode[node[coloured]] = 2 + (np.arange(len(distinct)) - first)[where]
+    n_colours = np.bincount(owner, minlength=n_items)
     used = np.bincount(items, minlength=n_items) > 0
     kpos = np.full(n_items, -1, dtype=np.int32)
     bit = 0
@@ -198,9 +198,10 @@ class MemoSearch(CellsSearch):
                                    else 8 * slots.BUCKET * (2 + self.key.n_key + words))
         self.acc = np.zeros((n_primary + 3) * words, dtype=np.uint64)
         self.slot = np.full(n_primary + 2, -1, dtype=np.int64)
-        self.entered = np.zeros(n_primary + 2, dtype=np.int64)
+        self.entered = np.zeros(2 * (n_primary + 2), dtype=np.int64)  # work, stamp per level
         self.zchain = np.zeros(n_primary + 3, dtype=np.int64)
-        self.purified = np.zeros(n_items, dtype=np.int32)
+        self.purified = np.full(3 * n_items, -1, dtype=np.int64)  # code, dead at (level, stamp)
+        self.purified[::3] = 0
         self.keybuf = np.zeros((n_primary + 2) * self.key.n_key, dtype=np.uint64)  # the path's
         self.zdd = np.zeros(3 * (max(1024, 4 * self.key.need) if self.diagram else 1),
                             dtype=np.int32)
@@ -215,6 +216,7 @@ class MemoSearch(CellsSearch):
         ms[slots.M_ENTRIES] = self.table.entries
         ms[slots.M_EVICTIONS] = self.table.evictions
         ms[slots.M_CHECK_AT] = AUTO_FIRST
+        ms[slots.M_CHECK_WORK] = AUTO_FIRST * AUTO_COST
         ms[slots.M_AUTO_COST] = AUTO_COST
         ms[slots.M_AUTO_LAST] = AUTO_LAST
         ms[slots.M_AUTO_RATE] = AUTO_RATE
@@ -291,9 +293,10 @@ class MemoSearch(CellsSearch):
     def _note_switch(self) -> None:
         ms = self.ms
         lookups, saved = int(ms[slots.M_LOOKUPS]), int(ms[slots.M_SAVED])
+        cost = (AUTO_COST * lookups + int(ms[slots.M_KEY_WORK])) // max(lookups, 1)
         self.switched = (f"auto: off after {lookups:,} lookups (the {int(ms[slots.M_HITS]):,} "
-                         f"hits saved {saved // max(lookups, 1):,} updates a lookup, under "
-                         f"{AUTO_COST}, and they are under 1 in {AUTO_RATE})")
+                         f"hits saved {saved // max(lookups, 1):,} updates a lookup, under the "
+                         f"{cost:,} a lookup cost, and they are under 1 in {AUTO_RATE})")
 
     def _to_plain(self) -> bool:
         """Hand the search to the plain kernel (MRV, no diagram, a count that

@@ -27,8 +27,9 @@ it to colours:
   `acc[(l + 1) * W]` is the count so far of the node at level l, added to its
   parent's when it is finished. A carry out of the last word ends the search
   (OVERFLOW): the driver counts again with twice the words.
-- `auto` (M_MODE = MODE_AUTO) judges at `M_CHECK_AT` lookups (doubled each
-  time, until `M_AUTO_LAST`) whether the work the hits saved (the work their
+- `auto` (M_MODE = MODE_AUTO) judges at `M_CHECK_AT` lookups, or once the
+  lookups have cost `M_CHECK_WORK` (both doubled each time, until
+  `M_AUTO_LAST` lookups) whether the work the hits saved (the work their
   subtrees had taken) reaches `M_AUTO_COST` per lookup, or one lookup in
   `M_AUTO_RATE` hits (a tiling's gains compound later); if not, memo is
   switched off (event MEMO_OFF, at the start of a node: the driver goes on
@@ -69,12 +70,14 @@ from csp.backends.dlx.cells_slots import (
     M_BRANCH,
     M_BUCKETS,
     M_CHECK_AT,
+    M_CHECK_WORK,
     M_COLOURS,
     M_ENTRIES,
     M_EVICTIONS,
     M_GROW_AT,
     M_HITS,
     M_KEY,
+    M_KEY_WORK,
     M_LOOKUPS,
     M_MODE,
     M_SAVED,
@@ -152,7 +155,8 @@ def _set_words(dst, d, value, w):
 
 @njit(cache=True)
 def _purified_live(nd, sets, pairs, kcode, first_primary, x, c, ap):
-    # Whether a live option gives purified secondary item x the colour of code c.
+    # Whether a live option gives purified secondary item x the colour of code
+    # c; and how many entries of its segment were looked at.
     first = sets[_u(pairs + 2 * x)]
     end = first + sets[_u(HEADS + x)]
     for r in range(first, end):
@@ -165,13 +169,16 @@ def _purified_live(nd, sets, pairs, kcode, first_primary, x, c, ap):
         p = nd[_u(4 * fp + ITM)]
         if (sets[_u(pairs + 2 * p + 1)] < ap
                 and nd[_u(4 * fp + LOC)] < sets[_u(pairs + 2 * p)] + sets[_u(HEADS + p)]):
-            return True
-    return False
+            return True, r - first + 1
+    return False, end - first
 
 
 @njit(cache=True)
 def _make_key(nd, sets, pairs, item, kpos, kcode, purified, first_primary, key, n_key, ap, as_,
-              n_primary, n_items, colours):
+              n_primary, n_items, colours, level, entered):
+    # The key; a purified item found without live options at a node of the
+    # path (purified[3x + 1], the level, purified[3x + 2], the node's stamp
+    # entered[2 l + 1]) has none below it. Returns the items and entries looked at.
     for i in range(n_key):
         key[i] = _ZERO
     for q in range(ap):
@@ -182,14 +189,26 @@ def _make_key(nd, sets, pairs, item, kpos, kcode, purified, first_primary, key, 
         p = kpos[_u(x)]
         if p >= 0 and sets[_u(HEADS + x)] > 0:
             key[p >> 6] |= _ONE << np.uint64(p & 63)
+    work = ap + as_ - n_primary
     if not colours:
-        return
+        return work
+    work += n_items - as_
     for q in range(as_, n_items):
         x = item[_u(q)]
         p = kpos[_u(x)]
-        c = purified[_u(x)]
-        if p >= 0 and c > 0 and _purified_live(nd, sets, pairs, kcode, first_primary, x, c, ap):
+        c = purified[_u(3 * x)]
+        dead = purified[_u(3 * x + 1)]
+        if p < 0 or c == 0 or (0 <= dead <= level
+                               and entered[_u(2 * dead + 1)] == purified[_u(3 * x + 2)]):
+            continue
+        live, looked = _purified_live(nd, sets, pairs, kcode, first_primary, x, c, ap)
+        work += looked
+        if live:
             key[p >> 6] |= np.uint64(c) << np.uint64(p & 63)
+        else:
+            purified[_u(3 * x + 1)] = level
+            purified[_u(3 * x + 2)] = entered[_u(2 * level + 1)]
+    return work
 
 
 @njit(cache=True)
@@ -248,7 +267,7 @@ def _mark_purified(nd, kcode, purified, cur, second):
             nn += c
             continue
         if c >= second:
-            purified[_u(c)] = kcode[_u(nn)]
+            purified[_u(3 * c)] = kcode[_u(nn)]
         nn += 1
 
 
@@ -309,6 +328,7 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
     entries = ms[M_ENTRIES]
     evictions = ms[M_EVICTIONS]
     gain = ms[M_SAVED]
+    key_work = ms[M_KEY_WORK]
     level = state[LEVEL]
     phase = state[PHASE]
     nodes = state[NODES]
@@ -336,12 +356,16 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
             if nodes >= stop_at:
                 event = PAUSED
                 break
-            if mode == MODE_AUTO and lookups >= ms[M_CHECK_AT]:
-                # Does it pay? The work the hits saved against a cost per lookup,
-                # or, while the subtrees are small, hits in 1 of M_AUTO_RATE
-                # lookups (a tiling's: its gains compound as the subtrees grow).
-                if gain >= ms[M_AUTO_COST] * lookups or hits * ms[M_AUTO_RATE] >= lookups:
+            if mode == MODE_AUTO and (lookups >= ms[M_CHECK_AT] or
+                                      ms[M_AUTO_COST] * lookups + key_work >= ms[M_CHECK_WORK]):
+                # Does it pay? The work the hits saved against the lookups' (a
+                # cost each, and the items and entries their keys looked at), or,
+                # while the subtrees are small, hits in 1 of M_AUTO_RATE lookups
+                # (a tiling's: its gains compound as the subtrees grow).
+                if (gain >= ms[M_AUTO_COST] * lookups + key_work
+                        or hits * ms[M_AUTO_RATE] >= lookups):
                     ms[M_CHECK_AT] *= 2
+                    ms[M_CHECK_WORK] *= 2
                     if ms[M_CHECK_AT] > ms[M_AUTO_LAST]:
                         mode = MODE_ON
                 else:
@@ -364,6 +388,7 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                 nodes += 1
             mine = (level + 1) * w
             slot[level] = -1
+            entered[2 * level + 1] = nodes  # the node's stamp (see _make_key)
             if with_zdd:
                 zchain[level + 1] = 0
             if ap == 0:
@@ -401,8 +426,9 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
             if best < 0:
                 if mode != MODE_OFF:
                     mykey = key[level * n_key:(level + 1) * n_key]
-                    _make_key(nd, sets, pairs, item, kpos, kcode, purified, first_primary, mykey,
-                              n_key, ap, as_, n_primary, n_items, colours)
+                    key_work += _make_key(nd, sets, pairs, item, kpos, kcode, purified,
+                                          first_primary, mykey, n_key, ap, as_, n_primary,
+                                          n_items, colours, level, entered)
                     lookups += 1
                     h = key_hash(mykey, n_key)
                     found = _probe(table, mykey, n_key, e_size, h, buckets)
@@ -418,7 +444,7 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                         step = _BACKUP
                         continue
                     slot[level] = 1
-                    entered[level] = updates + NODE_WEIGHT * nodes
+                    entered[2 * level] = updates + NODE_WEIGHT * nodes
                 dead = False
                 if first_item:
                     # The first item left in declared order (DLX6's noMRV).
@@ -504,7 +530,7 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                 mykey = key[level * n_key:(level + 1) * n_key]
                 if _store(table, mykey, key_hash(mykey, n_key),
                           zchain[level + 1] if with_zdd else 0,
-                          updates + NODE_WEIGHT * nodes - entered[level], acc, mine, n_key, w,
+                          updates + NODE_WEIGHT * nodes - entered[2 * level], acc, mine, n_key, w,
                           buckets):
                     evictions += 1
                 else:
@@ -559,6 +585,7 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
     ms[M_ENTRIES] = entries
     ms[M_EVICTIONS] = evictions
     ms[M_SAVED] = gain
+    ms[M_KEY_WORK] = key_work
     return event
 
 
