@@ -217,7 +217,7 @@ def test_auto_switches_memo_off_where_it_does_not_pay():
     for xc in (queens.declare(queens.Queens(11)), langford.declare(langford.Langford(11))):
         auto, off = count(xc, memo="auto"), count(xc, memo=False)
         assert auto.count == off.count
-        assert auto.stats.extra["memo"].startswith("auto: off after 4,096 lookups")
+        assert auto.stats.extra["memo"].startswith("auto: off after ")
         # The plain kernel takes over where memo stopped: nodes almost the same.
         assert abs(auto.stats.nodes - off.stats.nodes) < 0.01 * off.stats.nodes
 
