@@ -144,7 +144,7 @@ def bench_auto(repeat: int) -> bool:
         said = ""
         for _ in range(repeat):
             for memo in times:
-                seconds, result = in_process(lambda: problem, memo=memo)
+                seconds, result = in_process(lambda p=problem: p, memo=memo)
                 times[memo].append(seconds)
                 counts.add(result.count)
                 if memo == "auto":

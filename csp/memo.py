@@ -15,6 +15,7 @@ See `docs/memo.md` for when memo pays.
 from __future__ import annotations
 
 import math
+import operator
 import re
 
 from csp.errors import InputError
@@ -72,7 +73,7 @@ def memo_size(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         size = value
     elif hasattr(value, "__index__") and not isinstance(value, bool):  # a numpy integer
-        size = int(value)  # type: ignore[call-overload]
+        size = operator.index(value)
     elif isinstance(value, str):
         found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)(?:i?b)?\s*", value.lower())
         if found:

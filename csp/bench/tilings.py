@@ -45,7 +45,7 @@ def tiling(cells: Iterable[Cell], tiles: Sequence[Sequence[Cell]], *,
     seen: set[tuple[Cell, ...]] = set()
     for tile in tiles:
         for placed in grid.placements(tile, region):
-            key = tuple(sorted(placed))  # type: ignore[arg-type]
+            key = tuple(sorted((r, c) for r, c in placed))
             if key not in seen:
                 seen.add(key)
                 xc.add_option([_name(cell) for cell in key])
@@ -75,7 +75,8 @@ def side_coloured_dominoes(m: int, n: int, colours: str = "rb") -> ExactCover:
     edges = [f"h{r},{c}" for r in range(m) for c in range(n - 1)]
     xc = ExactCover([_name(cell) for cell in rectangle(m, n)], edges,
                     name=f"side-coloured dominoes {m}x{n}")
-    for a, b in (tuple(sorted(p)) for p in grid.placements(DOMINO, rectangle(m, n))):
+    for placed in grid.placements(DOMINO, rectangle(m, n)):
+        a, b = sorted((r, c) for r, c in placed)
         sides = [f"h{r},{c + d}" for r, c in (a, b) for d in (-1, 0)
                  if 0 <= c + d < n - 1 and (r, c + 2 * d + 1) not in (a, b)]
         for colour in colours:

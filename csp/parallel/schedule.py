@@ -246,7 +246,8 @@ def summary(tally: Tally, backend: str, elapsed: float, extra: dict[str, Any]) -
     stats.extra["workers"] = tally.workers
     if tally.memo:
         memo = dict(tally.memo)
-        figures = {key: memo.pop(key) for key in ("memo_hits", "memo_lookups") if key in memo}
+        figures: dict[str, int] = {key: memo.pop(key) for key in ("memo_hits", "memo_lookups")
+                                   if key in memo}
         # The memo's state in each subproblem (each worker keeps its own memo).
         stats.extra["memo"] = ", ".join(f"{state} in {n:,} subproblems"
                                         for state, n in sorted(memo.items()))

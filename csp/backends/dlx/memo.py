@@ -251,11 +251,12 @@ class MemoSearch(CellsSearch):
                 return event
 
     def _call(self, budget: int) -> int:
-        cells = self.cells
+        cells, table = self.cells, self.table
+        assert table is not None
         return int(self._memo(cells.nd, cells.sets, cells.item, self.choice, self.saved,
                               self.saved_ap, self.stack, self.force, self.state,
                               cells.first_primary, self.key.kpos, self.key.kcode, self.purified,
-                              self.zdd, self.table.array, self.acc, self.keybuf, self.slot,
+                              self.zdd, table.array, self.acc, self.keybuf, self.slot,
                               self.entered, self.zchain, self.ms, budget))
 
     def _grow_table(self) -> None:
@@ -336,7 +337,8 @@ class MemoSearch(CellsSearch):
         extra["memo_hits"] = int(ms[slots.M_HITS])
         extra["memo_lookups"] = int(ms[slots.M_LOOKUPS])
         extra["memo_evictions"] = int(ms[slots.M_EVICTIONS])
-        extra["memo_bytes"] = self.table.nbytes + (self.zdd.nbytes if self.diagram else 0)
+        table = self.table.nbytes if self.table is not None else 0
+        extra["memo_bytes"] = table + (self.zdd.nbytes if self.diagram else 0)
         if self.branch != "mrv":
             extra["branch"] = self.branch
         if self.restarts:
