@@ -6,7 +6,7 @@
 1. family: `csp solve sudoku top1465` (974 puzzles, first solution each) as a
    whole process against the xcover script of `bench_solve.py` (`--peer
    xcover`), run in turn (A B A B ...), median wall seconds and the median of
-   the pairwise ratios; and, in-process, `csp.solve_many` against solving
+   the pairwise ratios; and, in-process, `csp.solve_family` against solving
    the puzzles one by one (`csp.solve` on each declared puzzle), per backend.
 2. lowering: `model_to_exact_cover` of a blank 16x16 sudoku model (the best
    of --repeat runs of 20 calls, milliseconds).
@@ -75,17 +75,17 @@ def family(repeat: int) -> None:
     puzzles = sudoku.parse(source.read_text())
     for form, backend in (("exact-cover", "dlx"), ("model", "bitmask")):
         shape, givens = csp.family(sudoku.KIND, puzzles, form)
-        list(csp.solve_many(shape, givens[:2], backend))  # load the kernels
+        list(csp.solve_family(shape, givens[:2], backend))  # load the kernels
         started = time.perf_counter()
         shape, givens = csp.family(sudoku.KIND, puzzles, form)
-        solved = sum(r.count for r in csp.solve_many(shape, givens, backend))
+        solved = sum(r.count for r in csp.solve_family(shape, givens, backend))
         many = time.perf_counter() - started
         csp.solve(sudoku.declare(puzzles[0], form), backend)
         started = time.perf_counter()
         alone = sum(csp.solve(sudoku.declare(p, form), backend).count for p in puzzles)
         one_by_one = time.perf_counter() - started
         assert solved == alone == len(puzzles)
-        print(f"in-process, top1465, {backend} ({form}): solve_many {many:.3f} s "
+        print(f"in-process, top1465, {backend} ({form}): solve_family {many:.3f} s "
               f"(declaring the shape and givens included), one by one {one_by_one:.3f} s, "
               f"{one_by_one / many:.1f}x")
 

@@ -25,7 +25,32 @@ from csp.constraints import AllDifferent, Compare, Constraint, Linear, Relation,
 from csp.crosscheck import CrosscheckReport, crosscheck
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
-from csp.family import family, solve_many
+from csp.expressions import (
+    Abs,
+    Comparison,
+    Count,
+    Div,
+    Element,
+    Maximum,
+    Minimum,
+    Mod,
+    NValue,
+)
+from csp.family import family, solve_family
+from csp.global_constraints import (
+    AllDifferentExcept,
+    AllEqual,
+    Circuit,
+    Connected,
+    Decreasing,
+    GlobalCardinality,
+    Increasing,
+    Inverse,
+    LexLess,
+    LexLessEq,
+    Regular,
+)
+from csp.logic import And, Iff, Implies, Not, Or, Xor
 from csp.model import Assignment, Model, Variable
 from csp.result import Result, Stats, Status
 from csp.solve import count, solutions, solve, zdd
@@ -58,17 +83,42 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LATER))
 
 __all__ = [
+    "Abs",
     "AllDifferent",
+    "AllDifferentExcept",
+    "AllEqual",
+    "And",
     "Assignment",
     "BackendUnavailable",
+    "Circuit",
     "Compare",
+    "Comparison",
+    "Connected",
     "Constraint",
+    "Count",
     "CrosscheckReport",
+    "Decreasing",
+    "Div",
+    "Element",
     "ExactCover",
+    "GlobalCardinality",
     "Group",
+    "Iff",
+    "Implies",
+    "Increasing",
     "InputError",
+    "Inverse",
+    "LexLess",
+    "LexLessEq",
     "Linear",
+    "Maximum",
+    "Minimum",
+    "Mod",
     "Model",
+    "NValue",
+    "Not",
+    "Or",
+    "Regular",
     "Relation",
     "Result",
     "Search",
@@ -77,6 +127,7 @@ __all__ = [
     "Sum",
     "Table",
     "Variable",
+    "Xor",
     "backends",
     "count",
     "dispatch",
@@ -87,6 +138,6 @@ __all__ = [
     "crosscheck",
     "solutions",
     "solve",
-    "solve_many",
+    "solve_family",
     "zdd",
 ]

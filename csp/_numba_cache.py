@@ -9,18 +9,28 @@ keeps the installed tree exactly what pip installed.
 
 Every module with an `@njit(cache=True)` kernel imports this one first. The
 user's own `NUMBA_CACHE_DIR` always wins.
+
+numba stamps a cached function with its own file's source only, so a kernel
+that calls or inlines a function of another module would keep running that
+function's old code after an edit to it (numba issue 6845): a kernel split
+into modules needs more. Here a cached function of a module that imports this
+one is stamped with the sources of every such module of its directory (its
+kernel's modules): an edit to any of them recompiles them all, an edit to any
+other file (a backend's Python driver) recompiles nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numba
-from numba.core import event
+from numba.core import caching, event
 
 
 def _candidates() -> list[Path]:
@@ -64,7 +74,111 @@ def configure() -> str | None:
     return None
 
 
+def cache_subpath(kernel_directory: Path) -> str:
+    """The directory, under numba's cache directory, of the kernels of
+    `kernel_directory` (numba's own rule: the directory's name and a hash of
+    its absolute path)."""
+    locator = getattr(caching, "_UserProvidedCacheLocator", None) or \
+        caching.UserProvidedCacheLocator
+    return str(locator.get_suitable_cache_subpath(str(kernel_directory / "kernel.py")))
+
+
+PREBUILT = Path(__file__).resolve().parent / "_prebuilt"
+"""Where an installed package keeps the kernels compiled when it was built."""
+
+
+def adopt_prebuilt(cache_dir: str | None, prebuilt: Path = PREBUILT) -> int:
+    """Copy the kernels compiled when the package was built (`csp._prebuilt`)
+    into `cache_dir` where numba looks for them, unless there already; the
+    number of files copied. A file numba wrote itself is never replaced."""
+    if cache_dir is None or not prebuilt.is_dir():
+        return 0
+    package = prebuilt.parent
+    copied = 0
+    for kernel in sorted({index.parent for index in prebuilt.rglob("*.nbi")}):
+        target = Path(cache_dir) / cache_subpath(package / kernel.relative_to(prebuilt))
+        # The data before the indexes that name them, each file written whole
+        # (a copy then a rename): another process may be loading from here.
+        for entry in sorted(kernel.iterdir(), key=lambda e: (e.suffix == ".nbi", e.name)):
+            final = target / entry.name
+            if final.exists():
+                continue
+            try:
+                target.mkdir(parents=True, exist_ok=True)
+                partial = target / f".{entry.name}.{os.getpid()}"
+                shutil.copyfile(entry, partial)
+                os.replace(partial, final)
+                copied += 1
+            except OSError:
+                return copied  # a read-only cache: numba compiles, as before
+    return copied
+
+
 CACHE_DIR = configure()
+adopt_prebuilt(CACHE_DIR)
+
+_MARK = b"import csp._" + b"numba_cache"  # (split: this file is no kernel module)
+
+
+def _is_kernel_module(path: str) -> bool:
+    try:
+        return _MARK in Path(path).read_bytes()
+    except OSError:
+        return False
+
+
+_STAMPS: dict[tuple, str] = {}
+
+
+def kernel_stamp(directory: str) -> str:
+    """The stamp of every kernel module of `directory`: a hash of their names
+    and sources (kept while no file there changes size or time)."""
+    files = sorted((entry for entry in os.scandir(directory)
+                    if entry.name.endswith(".py") and entry.is_file()), key=lambda f: f.name)
+    key = (directory, *((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files))
+    if key not in _STAMPS:
+        digest = hashlib.sha256()
+        for entry in files:
+            source = Path(entry.path).read_bytes()
+            if _MARK in source:
+                digest.update(entry.name.encode() + b"\0" + source + b"\0")
+        _STAMPS[key] = "csp kernel " + digest.hexdigest()
+    return _STAMPS[key]
+
+
+class _KernelStamp:
+    """A numba cache locator's mixin: the stamp of a function of a kernel
+    module is its kernel's (`kernel_stamp`), not its own file's."""
+
+    _py_file: str
+
+    def get_source_stamp(self) -> str:
+        return kernel_stamp(os.path.dirname(os.path.abspath(self._py_file)))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not _is_kernel_module(py_file):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def _install_kernel_stamps() -> list[type]:
+    """Put the kernel-stamped locators first in numba's list (a numba without
+    these classes keeps its own: only the cross-module stamp is lost)."""
+    made = []
+    for name in ("UserProvidedCacheLocator", "InTreeCacheLocator"):
+        base = getattr(caching, name, None) or getattr(caching, "_" + name, None)
+        if base is not None:
+            made.append(type("Kernel" + name, (_KernelStamp, base), {}))
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    if impl is None:
+        return []
+    rest = [c for c in impl._locator_classes if not issubclass(c, _KernelStamp)]
+    impl._locator_classes = made + rest
+    return made
+
+
+KERNEL_LOCATORS = _install_kernel_stamps()
 
 NOTICE = "CSP_COMPILE_NOTICE"
 """Set to 0 to silence the line a compilation writes on stderr (the tests do)."""

@@ -36,10 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from csp.backends.base import Backend
-from csp.coverfiles import Warn, read_cover
 from csp.crosscheck import CrosscheckReport, crosscheck
 from csp.errors import BackendUnavailable, InputError
-from csp.exactcover import ExactCover, read_text_file
+from csp.exactcover import ExactCover
+from csp.io.covers import read_cover
+from csp.io.text import Warn, read_text_file
 from csp.model import Model
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -158,7 +159,7 @@ def instances(path: str | os.PathLike[str], kind: str | None = None,
     directories, left out), or with `kind`
     every puzzle of a puzzle file of that kind (`csp list` names the kinds),
     declared in `form` (default: the kind's own). Exact covers are read in
-    `format` (see `csp.coverfiles`); `warn` hears what reading drops.
+    `format` (see `csp.io.covers`); `warn` hears what reading drops.
 
     A file that cannot be read or parsed is one instance with its `error`;
     so is a bad puzzle. A `path` that does not exist raises `InputError`.

@@ -23,6 +23,12 @@ from csp.errors import InputError, refuse_string
 VarLike = Any  # a `Variable` or a variable's name
 
 
+BUILD: dict[str, Any] = {}
+"""The classes that the operators of constraints and expressions build
+(`c & d` an `And`, `x * y` a `Times`, ...), registered by the modules that
+define them, `csp.logic` and `csp.expressions`: those build on this module,
+which must not import them back (the layers read top-down)."""
+
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 """The range of every integer of a model (values, constants, weights, sums'
 right-hand sides): the backends keep them in signed 64-bit ints."""
@@ -36,12 +42,32 @@ class Term:
     name: Hashable
 
 
+class Named(Term):
+    """A variable known by its name only, until a model resolves it (the
+    terms of a `Sum` of names that also holds an expression)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: Hashable) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return str(self.name)
+
+
 class Constraint:
     """Base class: a scope of variables and a test on complete assignments.
 
     A constraint belongs to the one model it was added to: binding resolves
     its scope against that model (a `Relation` expands its table over that
     model's domains), so adding it to a second model is an `InputError`.
+
+    A constraint is also a boolean: `&`, `|`, `~` and `^` combine constraints
+    (and boolean variables) into `csp.logic`'s `And`, `Or`, `Not` and `Xor`;
+    `c == d` (or `b == c` with a boolean variable `b`) is their equivalence,
+    `Iff`, which reifies `c`; in arithmetic a constraint counts as 0 or 1
+    (`Sum([a == 1, b == 2]) == 1`). Its truth value stays identity, so lists
+    of constraints compare and search as before.
     """
 
     kind: str = "constraint"
@@ -56,6 +82,13 @@ class Constraint:
     def holds(self, assignment: Mapping[Hashable, int]) -> bool:
         raise NotImplementedError
 
+    def kinds(self) -> frozenset[str]:
+        """The capabilities (constraint kinds) a backend needs to take this
+        constraint as it is: its class's `kind` and its bases' (a `Relation`
+        is a `Table`)."""
+        return frozenset(cls.__dict__["kind"] for cls in type(self).__mro__
+                         if "kind" in cls.__dict__)
+
     def _bind(self, model: Any) -> None:
         """Called by `Model.add`: resolve names and validate against the model."""
         self.scope = tuple(model._resolve(v, self) for v in self.scope)
@@ -66,6 +99,61 @@ class Constraint:
     def describe(self) -> str:
         names = ", ".join(map(str, self.scope[:6])) + (", ..." if len(self.scope) > 6 else "")
         return f"{self.kind}({names})"
+
+    # -- as a boolean ------------------------------------------------------------------
+
+    def __and__(self, other: object) -> Constraint:
+        return BUILD["And"]([self, other])
+
+    def __rand__(self, other: object) -> Constraint:
+        return BUILD["And"]([other, self])
+
+    def __or__(self, other: object) -> Constraint:
+        return BUILD["Or"]([self, other])
+
+    def __ror__(self, other: object) -> Constraint:
+        return BUILD["Or"]([other, self])
+
+    def __xor__(self, other: object) -> Constraint:
+        return BUILD["Xor"]([self, other])
+
+    def __rxor__(self, other: object) -> Constraint:
+        return BUILD["Xor"]([other, self])
+
+    def __invert__(self) -> Constraint:
+        return BUILD["Not"](self)
+
+    def __eq__(self, other: object) -> Any:
+        if isinstance(other, (Constraint, Term)):
+            return BUILD["Iff"](self, other)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> Any:
+        if isinstance(other, (Constraint, Term)):
+            return BUILD["Xor"]([self, other], _identity=False)
+        return NotImplemented
+
+    __hash__ = object.__hash__
+
+    # -- as 0 or 1 in arithmetic -----------------------------------------------------------
+
+    def __add__(self, other: object) -> Expression:
+        return Expression.of(self) + other
+
+    def __radd__(self, other: object) -> Expression:
+        return Expression.of(self) + other
+
+    def __sub__(self, other: object) -> Expression:
+        return Expression.of(self) - other
+
+    def __rsub__(self, other: object) -> Expression:
+        return Expression.of(other) - self
+
+    def __mul__(self, other: object) -> Any:
+        return Expression.of(self) * other
+
+    def __rmul__(self, other: object) -> Any:
+        return Expression.of(self) * other
 
 
 class AllDifferent(Constraint):
@@ -92,19 +180,25 @@ class AllDifferent(Constraint):
 
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "==": operator.eq,
+    "!=": operator.ne,
     "<=": operator.le,
     ">=": operator.ge,
 }
 
 
 class Sum:
-    """A weighted sum of variables, to be compared with an int: `Sum(xs) == 10`.
+    """A weighted sum, to be compared: `Sum(xs) == 10`, `Sum(xs, weights) <= 3`.
+
+    Over variables (or their names) it compares into a `Linear` constraint.
+    Its terms may also be expressions, functions or constraints (each true
+    one counting 1: `Sum([a == 1, b == 2]) == 1`); and a `Sum` is an
+    expression itself (`Sum(xs) + 1`, `2 * Sum(xs) - y`).
 
     >>> Sum(["a", "b"], weights=[2, -1]) <= 3
     Linear(2*a - 1*b <= 3)
     """
 
-    def __init__(self, variables: Iterable[VarLike], weights: Iterable[int] | None = None):
+    def __init__(self, variables: Iterable[Any], weights: Iterable[int] | None = None):
         refuse_string(variables, "the variables of Sum")
         self.variables = list(variables)
         if weights is None:
@@ -116,20 +210,49 @@ class Sum:
                     f"Sum has {len(self.variables)} variables but {len(self.weights)} weights"
                 )
 
-    def _compare(self, op: str, rhs: object, shift: int = 0) -> Linear:
+    def _linear(self) -> bool:
+        """Whether every term is a variable (or a name): a `Linear` constraint."""
+        return all(not isinstance(v, (Expression, Constraint, Sum, bool))
+                   and not _is_function(v) for v in self.variables)
+
+    def expression(self) -> Expression:
+        """The sum as an `Expression` (names become atoms as they are)."""
+        total = Expression()
+        for v, w in zip(self.variables, self.weights):
+            if isinstance(v, Sum):
+                v = v.expression()
+            elif isinstance(v, bool):
+                raise InputError(f"Sum: {v!r} is a bool, not a variable or an integer",
+                                 token=v)
+            elif not isinstance(v, (Expression, Term, Constraint)) and not _is_function(v):
+                v = Named(v)  # a name (an int too: in a Sum, every plain term is a variable)
+            total = total + Expression.of(v) * w
+        return total
+
+    def _compare(self, op: str, rhs: object, shift: int = 0) -> Constraint:
+        if not _is_expression_like(rhs) and not isinstance(rhs, Sum):
+            _integer(rhs, "right-hand side")  # an InputError unless an int
+        if not self._linear() or not _is_int(rhs):
+            if not self.variables:
+                raise InputError("a sum over nothing: Sum([]) compares no variable")
+            return self.expression()._compare_any(op if not shift else ("<" if shift < 0
+                                                                        else ">"), rhs)
         bound = _integer(rhs, "right-hand side") + shift
         return Linear(self.variables, self.weights, op, _integer(bound, "right-hand side"))
 
-    def __eq__(self, rhs: object) -> Linear:  # type: ignore[override]
+    def __eq__(self, rhs: object) -> Constraint:  # type: ignore[override]
         return self._compare("==", rhs)
 
-    def __le__(self, rhs: object) -> Linear:
+    def __ne__(self, rhs: object) -> Constraint:  # type: ignore[override]
+        return self._compare("!=", rhs)
+
+    def __le__(self, rhs: object) -> Constraint:
         return self._compare("<=", rhs)
 
-    def __ge__(self, rhs: object) -> Linear:
+    def __ge__(self, rhs: object) -> Constraint:
         return self._compare(">=", rhs)
 
-    def __lt__(self, rhs: object) -> Linear:
+    def __lt__(self, rhs: object) -> Constraint:
         """Over integers `< k` is `<= k - 1`.
 
         >>> Sum(["a", "b"]) < 3
@@ -137,25 +260,43 @@ class Sum:
         """
         return self._compare("<=", rhs, -1)
 
-    def __gt__(self, rhs: object) -> Linear:
+    def __gt__(self, rhs: object) -> Constraint:
         return self._compare(">=", rhs, 1)
 
-    def __ne__(self, rhs: object) -> Linear:  # type: ignore[override]
-        # Without this, Python answers `not (sum == rhs)`: a silent False.
-        names = ", ".join(map(str, (_name(v) for v in self.variables[:6])))
-        raise InputError(
-            f"Sum({names}{', ...' if len(self.variables) > 6 else ''}) != {rhs!r}: a sum "
-            "compares only with ==, <=, >=, < or >; for 'differs from' use a Relation "
-            "or a forbidden Table over its variables"
-        )
+    def __add__(self, other: object) -> Expression:
+        return self.expression() + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other: object) -> Expression:
+        return self.expression() - other
+
+    def __rsub__(self, other: object) -> Expression:
+        return Expression.of(other) - self.expression()
+
+    def __mul__(self, other: object) -> Any:
+        return self.expression() * other
+
+    __rmul__ = __mul__
+
+    def __neg__(self) -> Expression:
+        return -self.expression()
+
+    def __bool__(self) -> bool:
+        raise InputError("a Sum has no truth value: compare it (==, <=, ...) and add the "
+                         "constraint to a model")
 
     __hash__ = None  # type: ignore[assignment]
 
 
 class Expression:
-    """A linear expression over variables: `2*x + y - z + 3`, built by the
-    arithmetic of `Variable`; comparing it with an int, a variable or another
-    expression makes a `Linear` constraint (everything moved to the left).
+    """A linear expression: `2*x + y - z + 3`, built by the arithmetic of
+    `Variable`. Its *atoms* are variables, and also the functions of
+    `csp.expressions` (`x * y`, `abs(x)`, `Element(...)`) and constraints
+    counting 0 or 1. Comparing an expression over variables with an int, a
+    variable or another expression makes a `Linear` constraint (everything
+    moved to the left); one that holds another atom makes a
+    `csp.expressions.Comparison`.
 
     >>> from csp.model import Model
     >>> m = Model()
@@ -164,26 +305,33 @@ class Expression:
     Linear(1*x + 2*y - 1*z == 5)
     >>> x + 1 < y
     Linear(1*x - 1*y <= -2)
+    >>> x + y != 3
+    Linear(1*x + 1*y != 3)
+    >>> x * y + z == 5
+    (x * y) + z == 5
     """
 
     __slots__ = ("terms", "constant")
 
     def __init__(self, terms: Mapping[Any, int] | None = None, constant: int = 0) -> None:
-        # Keyed by the Variable object (hashed by identity), in first-use order,
-        # so that `x + x` is one term of weight 2.
+        # Keyed by the atom (a Variable, function or constraint: hashed by
+        # identity), in first-use order, so that `x + x` is one term of weight 2.
         self.terms: dict[Any, int] = dict(terms or {})
         self.constant = _integer(constant, "constant")
 
     @staticmethod
     def of(value: object) -> Expression:
-        """`value` (a Variable, an Expression or an int) as an Expression."""
+        """`value` (a variable, an expression, a function, a constraint as 0/1,
+        a `Sum` or an int) as an Expression."""
         if isinstance(value, Expression):
             return value
-        if isinstance(value, Term):
+        if isinstance(value, (Term, Constraint)) or _is_function(value):
             return Expression({value: 1})
+        if isinstance(value, Sum):
+            return value.expression()
         if _is_int(value):
             return Expression(constant=value)  # type: ignore[arg-type]
-        raise InputError(f"{value!r} is not a variable, an expression or an integer: a linear "
+        raise InputError(f"{value!r} is not a variable, an expression or an integer: an "
                          "expression adds and subtracts only those", token=value)
 
     def _combine(self, other: object, sign: int) -> Expression:
@@ -211,55 +359,91 @@ class Expression:
     def __pos__(self) -> Expression:
         return self
 
-    def __mul__(self, factor: object) -> Expression:
+    def __mul__(self, factor: object) -> Any:
         if not _is_int(factor):
-            raise InputError(f"{self!r} * {factor!r}: an expression is multiplied only by an "
-                             "integer (a product of variables is not linear: use a Relation)",
-                             token=factor)
+            if isinstance(factor, bool) or not _is_expression_like(factor):
+                raise InputError(f"{self!r} * {factor!r}: an expression is multiplied by an "
+                                 "integer, a variable or another expression", token=factor)
+            return BUILD["Times"](self._simple(), _simplest(factor))
         k = int(factor)  # type: ignore[call-overload]
         return Expression({v: _integer(w * k, "weight") for v, w in self.terms.items()},
                           self.constant * k)
 
-    __rmul__ = __mul__
+    def __rmul__(self, factor: object) -> Any:
+        if _is_int(factor):
+            return self * factor
+        return BUILD["Times"](_simplest(factor), self._simple())
 
-    def _compare(self, op: str, other: object, shift: int = 0) -> Linear:
+    def __floordiv__(self, other: object) -> Any:
+        return BUILD["Div"](self._simple(), _simplest(other))
+
+    def __rfloordiv__(self, other: object) -> Any:
+        return BUILD["Div"](_simplest(other), self._simple())
+
+    def __mod__(self, other: object) -> Any:
+        return BUILD["Mod"](self._simple(), _simplest(other))
+
+    def __rmod__(self, other: object) -> Any:
+        return BUILD["Mod"](_simplest(other), self._simple())
+
+    def __abs__(self) -> Any:
+        return BUILD["Abs"](self._simple())
+
+    def _simple(self) -> Any:
+        """A variable or an int where the expression is just that, else itself."""
+        terms = self._nonzero()
+        if not terms:
+            return self.constant
+        if len(terms) == 1 and self.constant == 0:
+            (atom, weight), = terms.items()
+            if weight == 1:
+                return atom
+        return self
+
+    def _compare(self, op: str, other: object, shift: int = 0) -> Constraint:
         left = self - other  # `left op 0`, over integers `< k` being `<= k - 1`
         terms = left._nonzero()
         if not terms:
             raise InputError(f"{self!r} {op} {other!r} compares no variable (their weights "
                              "cancel out)")
+        if not all(_is_variable_atom(atom) for atom in terms):
+            strict = {("<=", -1): "<", (">=", 1): ">"}.get((op, shift), op)
+            return BUILD["normalised"](left, strict)
+        if op == "!=" and len(terms) == 1:
+            (var, weight), = terms.items()
+            if weight in (1, -1):
+                return Compare(var, "!=", -left.constant * weight)
         return Linear(list(terms), list(terms.values()), op,
                       _integer(-left.constant + shift, "right-hand side"))
+
+    def _compare_any(self, op: str, other: object) -> Constraint:
+        """`self op other` for any of ==, !=, <, <=, >, >=."""
+        if op == "<":
+            return self._compare("<=", other, -1)
+        if op == ">":
+            return self._compare(">=", other, 1)
+        return self._compare(op, other)
 
     def _nonzero(self) -> dict[Any, int]:
         return {v: w for v, w in self.terms.items() if w != 0}
 
-    def __eq__(self, other: object) -> Linear:  # type: ignore[override]
+    def __eq__(self, other: object) -> Constraint:  # type: ignore[override]
         return self._compare("==", other)
 
-    def __le__(self, other: object) -> Linear:
+    def __le__(self, other: object) -> Constraint:
         return self._compare("<=", other)
 
-    def __ge__(self, other: object) -> Linear:
+    def __ge__(self, other: object) -> Constraint:
         return self._compare(">=", other)
 
-    def __lt__(self, other: object) -> Linear:
+    def __lt__(self, other: object) -> Constraint:
         return self._compare("<=", other, -1)
 
-    def __gt__(self, other: object) -> Linear:
+    def __gt__(self, other: object) -> Constraint:
         return self._compare(">=", other, 1)
 
     def __ne__(self, other: object) -> Constraint:  # type: ignore[override]
-        # Linear has no `!=`; a difference of one variable and a constant is a
-        # Compare, anything else would otherwise be Python's silent `not ==`.
-        left = self - other
-        terms = left._nonzero()
-        if len(terms) == 1:
-            (var, weight), = terms.items()
-            if weight in (1, -1):
-                return Compare(var, "!=", -left.constant * weight)
-        raise InputError(f"{self!r} != {other!r}: an expression compares only with ==, <=, "
-                         ">=, < or >; for 'differs from' use a Relation or x != y")
+        return self._compare("!=", other)
 
     def __bool__(self) -> bool:
         raise InputError(f"{self!r} has no truth value: compare it (==, <=, ...) and add the "
@@ -268,30 +452,72 @@ class Expression:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        terms = " + ".join(f"{w}*{getattr(v, 'name', v)}" for v, w in self.terms.items())
+        def atom(v: Any) -> str:
+            if isinstance(v, Term):
+                return str(v.name)
+            if isinstance(v, Constraint) or _is_function(v):
+                return v.describe()
+            return str(v)
+
+        terms = " + ".join(
+            atom(v) if w == 1 and not isinstance(v, Term) and not _is_name(v) else
+            f"{w}*{atom(v)}" for v, w in self.terms.items())
         text = terms + (f" + {self.constant}" if self.constant else "")
         return text.replace("+ -", "- ") or str(self.constant)
 
 
+def _is_function(value: object) -> bool:
+    return isinstance(value, BUILD["Function"])
+
+
+def _is_name(value: object) -> bool:
+    return not isinstance(value, (Term, Constraint, Expression)) and not _is_function(value)
+
+
+def _is_variable_atom(atom: object) -> bool:
+    """Whether an expression's atom is a variable (or a variable's name)."""
+    return not isinstance(atom, Constraint) and not _is_function(atom)
+
+
+def _is_expression_like(value: object) -> bool:
+    return isinstance(value, (Term, Expression, Constraint, Sum)) or _is_function(value)
+
+
+def _simplest(value: object) -> Any:
+    if isinstance(value, Sum):
+        value = value.expression()
+    if isinstance(value, Expression):
+        return value._simple()
+    return value
+
+
 class Linear(Constraint):
-    """`sum(weights[i] * scope[i]) op rhs`, with op one of `==`, `<=`, `>=`."""
+    """`sum(weights[i] * scope[i]) op rhs`, with op one of `==`, `!=`, `<=`,
+    `>=` (FlatZinc's `int_lin_eq`, `int_lin_ne`, `int_lin_le`)."""
 
     kind = "Sum"
 
     def __init__(self, variables: Iterable[VarLike], weights: Sequence[int], op: str, rhs: int):
         super().__init__(variables)
         if op not in _COMPARE:
-            raise InputError(f"unknown comparison {op!r} (use ==, <= or >=)")
+            raise InputError(f"unknown comparison {op!r} (use ==, !=, <= or >=)")
         self.weights = tuple(weights)
         self.op = op
         self.rhs = rhs
         if not self.scope:
             raise InputError(f"a sum over nothing: {self.describe()}")
 
+    def kinds(self) -> frozenset[str]:
+        """`Sum`; a sum that must differ from its right-hand side (FlatZinc's
+        `int_lin_ne`) is `SumNotEqual`, which bounds reasoning cannot take."""
+        return frozenset({"SumNotEqual" if self.op == "!=" else "Sum"})
+
     def __bool__(self) -> bool:
         # `if x < y:` or `sorted([x, y])` would otherwise be silently true.
         raise InputError(f"{self.describe()} is a constraint, not a truth value: add it to a "
-                         "model (m.add(...)); to compare values, compare a solution's")
+                         "model (m.add(...)); to compare values, compare a solution's. (Python's "
+                         "min() and max() ask that question: over variables use "
+                         "csp.Minimum([...]) and csp.Maximum([...]))")
 
     def _bind(self, model: Any) -> None:
         super()._bind(model)
@@ -381,6 +607,7 @@ class Relation(Table):
     def __init__(self, variables: Iterable[VarLike], predicate: Callable[..., bool]) -> None:
         super().__init__(variables, ())
         self.predicate = predicate
+        self.expanded = False
 
     def _bind(self, model: Any) -> None:
         import itertools
@@ -396,9 +623,13 @@ class Relation(Table):
             )
         self.tuples = tuple(t for t in itertools.product(*domains) if self.predicate(*t))
         self._set = frozenset(self.tuples)
+        self.expanded = True
 
     def holds(self, assignment: Mapping[Hashable, int]) -> bool:
-        if self.predicate is None:  # sent to another process: the expanded table says it
+        # Once added, the table taken then is the constraint the backends solve:
+        # a predicate that reads a variable of a loop (`lambda a, b: a - b != d`
+        # without `d=d`) may say otherwise by the time the checker calls it.
+        if self.expanded or self.predicate is None:
             return super().holds(assignment)
         return bool(self.predicate(*(assignment[v] for v in self.scope)))
 
@@ -417,8 +648,10 @@ class Relation(Table):
 class Compare(Constraint):
     """`x == y`, `x != y` between two variables, or a variable and a constant.
 
-    Made by the comparison operators of `Variable`. Its truth value is whether
-    both sides are the same object, so that `x in [x, y]` keeps working.
+    Made by the comparison operators of `Variable`. Between two variables its
+    truth value is whether both sides are the same object, so that
+    `x in [x, y]` keeps working; with a constant it has none (an
+    `InputError`: `x == 1 and y == 2` would silently be `x == 1`).
     """
 
     kind = "Compare"
@@ -436,6 +669,11 @@ class Compare(Constraint):
             super().__init__([left, right])
 
     def __bool__(self) -> bool:
+        if self.constant is not None or _is_constant(self._right):
+            # `x == 1 and y == 2` would silently be `x == 1`: say what to write.
+            raise InputError(f"{self.describe()} is a constraint, not a truth value: combine "
+                             "constraints with &, |, ~ (or And, Or, Not); Python's `and`, `or`, "
+                             "`not` and `in` ask for a truth value")
         same = self._left is self._right
         return same if self.op == "==" else not same
 

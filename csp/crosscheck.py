@@ -243,6 +243,29 @@ def crosscheck(
     solution sets (default `DEFAULT_LIMIT`); past it only counts are compared,
     but every solution is still verified. `time_limit` (seconds) applies to
     each backend's run.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backends: names or backend objects (one name alone is one backend);
+            None: every available backend but portfolios.
+        limit: solutions kept per backend to compare the sets.
+        time_limit: seconds per backend's run; a run cut short is inconclusive.
+
+    Returns:
+        A `CrosscheckReport`: `runs` (per backend: count, status, solution-set
+        hash, invalid solutions, error), `agree`, `verdict` (`agree`,
+        `disagree`, `failed`, `inconclusive`, `interrupted`); `str()` is the
+        table.
+
+    Raises:
+        TypeError: `problem` is neither form.
+        BackendUnavailable: no backend to run, or an unknown one named.
+
+    >>> from csp import ExactCover
+    >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
+    >>> report = crosscheck(xc, ["dlx", "bitmask"])
+    >>> report.verdict, [run.count for run in report.runs]
+    ('agree', [2, 2])
     """
     if not isinstance(problem, (ExactCover, Model)):
         raise TypeError(f"expected an ExactCover or a Model, not {type(problem).__name__}")

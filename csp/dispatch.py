@@ -10,9 +10,12 @@ built-in gets:
    (`csp.reformulate`), and its solutions are decoded back;
 3. what the backend declares it cannot take is settled *before solving*: a
    constraint of a kind a model backend does not list in its capabilities is
-   decomposed (into a `Table` of its allowed tuples, or an all-different into
-   `!=` pairs) where that is small, else refused with an `InputError` naming
-   the constraint and the backends that do take it; colours on an exact-cover
+   decomposed (`csp.decompose`: into a `Table` of its allowed tuples where
+   that is small, else by the standard decomposition of its kind, with
+   auxiliary variables that solutions come back without), else refused with
+   an `InputError` naming the constraint and the backends that do take it;
+   a model lowered to an exact cover is first decomposed into the kinds the
+   lowering takes (`LOWERED_KINDS`); colours on an exact-cover
    backend without `COLOURS` are refused the same way; bounds (multiplicities)
    on a backend without `MULTIPLICITIES` are lowered to a `Model` if the
    backend takes one, else refused.
@@ -28,24 +31,20 @@ built-in gets:
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from csp import backends
 from csp.backends.base import COLOURS, MEMO, MULTIPLICITIES, SPLIT, Backend, Progress, Search
-from csp.constraints import AllDifferent, Compare, Constraint, Table
+from csp.constraints import Compare, Constraint, Linear
 from csp.errors import BackendUnavailable, InputError, Refused
 from csp.exactcover import ExactCover
+from csp.logic import Logic
 from csp.model import Assignment, Model
 from csp.result import Result
 
 Problem = Any  # an ExactCover or a Model
-
-DECOMPOSE_TUPLES = 100_000
-"""The most tuples a constraint may expand to when a backend needs it as a `Table`."""
 
 
 @dataclass
@@ -145,22 +144,79 @@ def prepare(problem: Problem, backend: str | Backend = "auto") -> Plan:
 
 def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
     """The plan for `chosen`, or why `chosen` cannot take `problem`."""
-    if isinstance(problem, chosen.accepts) and not _lowers_bounds(problem, chosen):
-        target, decode = problem, None
-    elif isinstance(problem, ExactCover) and _lowers_bounds(problem, chosen):
+    source, drop, refused = problem, None, None
+    if isinstance(problem, Model):
+        # Constraints the backend (or the lowering to an exact cover) does not
+        # take are decomposed first; auxiliary variables are dropped on the way back.
+        caps = chosen.capabilities if Model in chosen.accepts else LOWERED_KINDS
+        source, drop, refused = _decomposed(problem, chosen, caps)
+        if refused is not None:
+            return Plan(chosen, problem, None), refused
+    if isinstance(source, chosen.accepts) and not _lowers_bounds(source, chosen):
+        target, decode = source, None
+    elif isinstance(source, ExactCover) and _lowers_bounds(source, chosen):
         from csp import reformulate
 
-        target, decode = reformulate.exact_cover_to_model(problem)
+        target, decode = reformulate.exact_cover_to_model(source)
     else:
         from csp import reformulate
 
-        target, decode = reformulate.lower(problem, chosen.native)
+        target, decode = reformulate.lower(source, chosen.native)
     adapted, refused = _adapt(target, chosen)
     if refused is not None and target is not problem and isinstance(problem, Model):
         refused += " (the model, lowered to an exact cover, carries its values as colours)"
     if refused is None:
         refused = refusal(adapted, chosen)
+    if drop is not None:
+        decode = drop if decode is None else _then(decode, drop)
     return Plan(chosen, problem, adapted, decode), refused
+
+
+LOWERED_KINDS = frozenset({"AllDifferent", "Compare", "Sum", "SumNotEqual", "Table"})
+"""The constraint kinds the lowering of a model to an exact cover takes as they
+are (`csp.reformulate`): the others are decomposed into them first."""
+
+
+def _decomposed(problem: Model, chosen: Backend, caps: frozenset[str]
+                ) -> tuple[Model, Callable[[Any], Any] | None, str | None]:
+    """`problem` with what `caps` lacks decomposed (`csp.decompose`), the
+    decoder that drops its auxiliary variables (None if none), or why not."""
+    takes = taker(caps)
+    if all(takes(c) for c in problem.constraints):
+        return problem, None, None
+    from csp import decompose
+
+    try:
+        adapted, auxiliary = decompose.adapt(problem, takes, tables="Table" in caps)
+    except InputError as err:
+        return problem, None, (f"backend {chosen.name!r} does not take {err.message}, and "
+                               "it cannot be decomposed")
+    if not auxiliary:
+        return adapted, None, None
+    declared = list(problem.variables)
+
+    def drop(solution: Any) -> Assignment:
+        return Assignment((name, solution[name]) for name in declared)
+
+    return adapted, drop, None
+
+
+def _then(first: Callable[[Any], Any], second: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda solution: second(first(solution))
+
+
+def taker(caps: frozenset[str]) -> Callable[[Constraint], bool]:
+    """Whether a backend with capabilities `caps` takes a constraint as it is:
+    its kind is among them, and for logic (`csp.logic`), every operand is a
+    literal it takes (a `Compare`, a `Linear`) or logic itself."""
+    def takes(c: Constraint) -> bool:
+        if not c.kinds() & caps:
+            return False
+        if isinstance(c, Logic):
+            return all(isinstance(a, (Compare, Linear, Logic)) and takes(a) for a in c.args)
+        return True
+
+    return takes
 
 
 def _lowers_bounds(problem: Problem, backend: Backend) -> bool:
@@ -194,7 +250,8 @@ def _fallbacks(problem: Problem, refused: str) -> list[str]:
 
 
 def _adapt(problem: Problem, backend: Backend) -> tuple[Problem, str | None]:
-    """`problem` adapted to `backend`, or why it cannot be."""
+    """`problem` (an exact cover, or a model already decomposed) adapted to
+    `backend`, or why it cannot be."""
     if isinstance(problem, ExactCover):
         if problem.colours and COLOURS not in backend.capabilities:
             return None, (f"backend {backend.name!r} does not take colours, and this exact "
@@ -202,67 +259,24 @@ def _adapt(problem: Problem, backend: Backend) -> tuple[Problem, str | None]:
         if problem.bounds and MULTIPLICITIES not in backend.capabilities:
             return None, (f"backend {backend.name!r} does not take multiplicities, and "
                           f"this exact cover has bounds on {len(problem.bounds)} items")
-        return problem, None
-    caps = backend.capabilities
-    if all(kinds(c) & caps for c in problem.constraints):
-        return problem, None
-    adapted = Model(problem.name)
-    for name, variable in problem.variables.items():
-        adapted.var(name, variable.domain)
-    for number, constraint in enumerate(problem.constraints, start=1):
-        if kinds(constraint) & caps:
-            adapted.constraints.append(constraint)  # scopes are names: they bind as they are
-            continue
-        parts = decompose(problem, constraint, caps)
-        if parts is None:
-            return None, (f"backend {backend.name!r} does not take constraint {number} "
-                          f"({constraint.describe()}), and it is too large to decompose")
-        for part in parts:
-            adapted.add(part)
-    return adapted, None
+    return problem, None
 
 
-def kinds(constraint: Constraint) -> set[str]:
+def kinds(constraint: Constraint) -> frozenset[str]:
     """The kinds a constraint is (a `Relation` is a `Table`), as capabilities name them."""
-    return {cls.__dict__["kind"] for cls in type(constraint).__mro__ if "kind" in cls.__dict__}
-
-
-def decompose(model: Model, constraint: Constraint, caps: frozenset[str]
-              ) -> list[Constraint] | None:
-    """`constraint` as constraints of kinds in `caps`; None if that is too large."""
-    if isinstance(constraint, AllDifferent) and "Compare" in caps:
-        return [Compare(a, "!=", b) for a, b in itertools.combinations(constraint.scope, 2)]
-    if "Table" not in caps:
-        return None
-    domains = [model.variables[name].domain for name in constraint.scope]
-    if math.prod(len(d) for d in domains) > DECOMPOSE_TUPLES:
-        return None
-    scope = constraint.scope
-    allowed = [row for row in itertools.product(*domains)
-               if constraint.holds(dict(zip(scope, row)))]
-    return [Table(scope, allowed)]
+    return constraint.kinds()
 
 
 def takers(problem: Problem) -> list[str]:
     """The available backends that take `problem` (lowered where they need it)."""
     found = []
     for name in backends.engines():
-        backend = backends.get(name)
         try:
-            target = problem
-            if _lowers_bounds(problem, backend):
-                from csp import reformulate
-
-                target, _ = reformulate.exact_cover_to_model(problem)
-            elif not isinstance(problem, backend.accepts):
-                from csp import reformulate
-
-                target, _ = reformulate.lower(problem, backend.native)
-            adapted, refused = _adapt(target, backend)
-            if refused is None and refusal(adapted, backend) is None:
-                found.append(name)
+            _, refused = _plan(problem, backends.get(name))
         except (InputError, BackendUnavailable):
             continue
+        if refused is None:
+            found.append(name)
     return found
 
 
@@ -338,34 +352,5 @@ class Decoded(Search):
         self.status = self.inner.status
 
 
-def prefixes(plan: Plan, target_pieces: int) -> list[tuple[Hashable, ...]]:
-    """Prefixes of `plan`'s own search tree (a `SPLIT` backend) whose subtrees
-    partition its solutions: the shallowest level with at least `target_pieces`.
-
-    Levels with one choice (a sudoku's forced cells) do not count: the split
-    goes deeper until the tree branches. Each level costs at most the nodes
-    above it, fewer than `target_pieces` per level until the last.
-    """
-    splitter: Any = plan.backend
-    found: list[tuple[Hashable, ...]] = [()]
-    depth = 0
-    while len(found) < target_pieces:
-        depth += 1
-        found = [tuple(prefix) for prefix in splitter.split(plan.target, (), depth)]
-        if not found or max(len(prefix) for prefix in found) < depth:
-            break  # every branch ended above this depth: nothing deeper to split
-    return found
-
-
-def count_below(plan: Plan, prefix: Sequence[Hashable],
-                time_limit: float | None = None) -> Result:
-    """The solutions of `plan` that extend `prefix` (a `SPLIT` backend)."""
-    splitter: Any = plan.backend
-    result = checked(splitter.count_chosen(plan.target, prefix, time_limit=time_limit,
-                                           **plan.memo), plan.name)
-    result.backend = plan.name
-    return result
-
-
-__all__ = ["Decoded", "Plan", "checked", "decompose", "kinds", "memo_keywords", "memo_takers",
-           "prepare", "refusal", "resolve", "splits", "takers"]
+__all__ = ["Decoded", "Plan", "checked", "kinds", "memo_keywords", "memo_takers", "prepare",
+           "refusal", "resolve", "splits", "taker", "takers"]

@@ -31,15 +31,13 @@ decode a solution.
 from __future__ import annotations
 
 import os
-import re
-import stat
-import warnings
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
-from csp.errors import InputError, InputWarning, refuse_string
+from csp.errors import InputError, refuse_string
+from csp.io import knuth
 
 Item = Hashable
 """An item is named by any hashable; a coloured secondary item is `(name, colour)`."""
@@ -451,11 +449,9 @@ class ExactCover:
         ]
 
     def option_text(self, k: int) -> str:
-        """Option `k` as a line of Knuth's format, e.g. ``'a x:0'``."""
-        return _line(
-            _name_token(name) if colour is None else f"{_name_token(name)}:{_colour_token(colour)}"
-            for name, colour in self.option(k)
-        )
+        """Option `k` as a line of Knuth's format, e.g. ``'a x:0'``
+        (`csp.io.knuth.option_text`)."""
+        return knuth.option_text(self, k)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The problem as flat int32 arrays, for the compiled backends (cached).
@@ -530,64 +526,40 @@ class ExactCover:
     def is_solution(self, solution: Iterable[int]) -> bool:
         return not self.check(solution)
 
-    # -- Knuth's text format -------------------------------------------------------
+    # -- Knuth's text format (csp.io.knuth) --------------------------------------
 
     @classmethod
     def from_text(cls, text: str, *, source: str | None = None,
                   warn: Callable[[str], None] | None = None) -> ExactCover:
-        """Read Knuth's format: comment lines start with `|`; the first other line
-        names the items (primary, then a lone `|`, then secondary); every further
-        line is an option, with `name:colour` for a coloured secondary item.
+        """Read Knuth's format: `csp.io.knuth.parse`.
 
-        A primary item may carry bounds, as Knuth's DLX3 reads them: `a:b|name`
-        (covered between a and b times) or `b|name` (exactly b times). An
-        option without a primary item is dropped with a warning, as Knuth's
-        programs do: `warn(message)` if given, else an `InputWarning`.
-
-        >>> xc = ExactCover.from_text("| tiny\\na b | x\\na x:0\\nb x:0\\n")
-        >>> xc.primary, xc.secondary, xc.n_options
-        (['a', 'b'], ['x'], 2)
-        >>> xc.option_text(1)
+        >>> ExactCover.from_text("a b | x\\na x:0\\nb x:0\\n").option_text(1)
         'b x:0'
-        >>> ExactCover.from_text("2|r 0:1|c\\nr c\\nr\\n").bounds
-        {'r': (2, 2), 'c': (0, 1)}
         """
-        xc: ExactCover | None = None
-        text = strip_boms(text)  # an editor's byte-order mark is not part of an item
-        for number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
-            if not line or line.startswith("|"):
-                continue
-            tokens = line.split()
-            try:
-                if xc is None:
-                    xc = cls._from_item_line(tokens, source)
-                    continue
-                entries: list[Item] = []
-                for token in tokens:
-                    # A name has no ':', so the first one ends it; a colour may hold more.
-                    name, colon, colour = token.partition(":")
-                    if colon and (not name or not colour):
-                        raise InputError(f"malformed item {token!r}", token=token)
-                    entries.append((name, colour) if colon else token)
-                if xc._has_primary(entries):
-                    xc.add_option(entries, data=None)
-                    continue
-                where = ": ".join(filter(None, (source, f"line {number}")))
-                message = f"{where}: option ignored (it has no primary item): {line[:80]}"
-                if warn is None:
-                    warnings.warn(message, InputWarning, stacklevel=2)
-                else:
-                    warn(message)
-            except InputError as err:
-                raise err.located(line=number, source=source) from None
-        if xc is None:
-            raise InputError("no items: the input has no item line", source=source)
-        return xc
+        return knuth.parse(text, cls, source=source, warn=warn)
 
-    def _has_primary(self, entries: list[Item]) -> bool:
-        """Whether an option read from text covers a primary item; an unknown
-        item is an error even in an option that would be dropped."""
+    @classmethod
+    def read(cls, path: str | os.PathLike[str],
+             warn: Callable[[str], None] | None = None) -> ExactCover:
+        """Read a file in Knuth's format: `csp.io.knuth.read`."""
+        return knuth.read(path, cls, warn=warn)
+
+    def to_text(self) -> str:
+        """This problem in Knuth's format: `csp.io.knuth.format`."""
+        return knuth.format(self)
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write this problem to `path` in Knuth's format: `csp.io.knuth.write`."""
+        knuth.write(self, path)
+
+    def covers_primary(self, entries: Iterable[Item]) -> bool:
+        """Whether an option of these entries (item names, or (name, colour))
+        covers a primary item: readers drop one that does not, as Knuth's
+        programs do. An unknown item is an `InputError`, even in such an option.
+
+        >>> ExactCover(["a"], ["x"]).covers_primary([("x", 0)])
+        False
+        """
         found = False
         for entry in entries:
             name = entry[0] if isinstance(entry, tuple) else entry
@@ -596,161 +568,6 @@ class ExactCover:
                 raise InputError(f"unknown item {_show(name)} in option", token=name)
             found = found or code < len(self.primary)
         return found
-
-    @classmethod
-    def _from_item_line(cls, tokens: list[str], source: str | None) -> ExactCover:
-        # Knuth's reader takes `|name` as the separator and then a name.
-        tokens = [part for token in tokens
-                  for part in (["|", token[1:]] if token.startswith("|") and token != "|"
-                               else [token])]
-        if tokens.count("|") > 1:
-            raise InputError("more than one '|' in the item line", token="|")
-        if "|" in tokens:
-            bar = tokens.index("|")
-            primary, secondary = tokens[:bar], tokens[bar + 1 :]
-        else:
-            primary, secondary = tokens, []
-        bounds: dict[Item, int | tuple[int, int]] = {}
-        names: list[str] = []
-        for token in primary:
-            name, bound = _bounded_token(token)
-            names.append(name)
-            if bound is not None:
-                bounds[name] = bound
-        for token in secondary:
-            if "|" in token:
-                name = token.rpartition("|")[2]
-                raise InputError(f"bounds on secondary item {name!r} ({token!r}): only a "
-                                 "primary item has a multiplicity", token=token)
-        for token in names + secondary:
-            if ":" in token:
-                raise InputError(f"item name {token!r} may not contain ':'", token=token)
-            if token.startswith(BOM):
-                # Written first in a file, it would be dropped as a byte-order mark.
-                raise InputError(f"item name {token!r} starts with a byte-order mark (U+FEFF)",
-                                 token=token)
-        if not names:
-            raise InputError("no primary items in the item line")
-        return cls(names, secondary, name=os.path.basename(source) if source else None,
-                   bounds=bounds)
-
-    @classmethod
-    def read(cls, path: str | os.PathLike[str],
-             warn: Callable[[str], None] | None = None) -> ExactCover:
-        """Read a file in Knuth's format (see `from_text`)."""
-        path = os.fspath(path)
-        return cls.from_text(read_text_file(path), source=path, warn=warn)
-
-    def to_text(self) -> str:
-        """This problem in Knuth's format. Items and colours are written with
-        `str`, a tuple as its parts joined by commas (`("r", 3)` is `r,3`), so
-        that `from_text` reads back the same problem, its names as strings. A
-        name that cannot be a token (a space, a ':') or two names written
-        alike are an `InputError`.
-
-        >>> text = "a b c | x y\\na x:0\\nb x:0 y\\nc y:1\\na b x:1\\n"
-        >>> ExactCover.from_text(text).to_text() == text
-        True
-        >>> print(ExactCover(["r", "d"], bounds={"r": 2, "d": (0, 2)}).to_text(), end="")
-        2|r 0:2|d
-        >>> xc = ExactCover([("r", 1), ("r", 2)], [("c", 1)])
-        >>> _ = xc.add_option([("r", 1), (("c", 1), (0, 1))])
-        >>> print(xc.to_text(), end="")
-        r,1 r,2 | c,1
-        r,1 c,1:0,1
-        """
-        if not self.primary:
-            raise InputError("Knuth's format needs at least one primary item; this problem "
-                             "has none")
-        _check_distinct(self.items, _name_token, "item names")
-        _check_distinct(self.colours, _colour_token, "colours")
-        head = _line(_bounds_token(self.bounds.get(name)) + _name_token(name)
-                     for name in self.primary)
-        if self.secondary:
-            head += " | " + " ".join(_name_token(name) for name in self.secondary)
-        lines = [head] + [self.option_text(k) for k in range(self.n_options)]
-        return "\n".join(lines) + "\n"
-
-    def write(self, path: str | os.PathLike[str]) -> None:
-        text = self.to_text()  # first, so that an unwritable name leaves no half-written file
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-
-
-BOM = "\ufeff"
-"""The byte-order mark some editors put at the start of a UTF-8 file."""
-
-_LINE_START_BOMS = re.compile("^\ufeff+", re.MULTILINE)
-
-
-def strip_boms(text: str) -> str:
-    r"""`text` without byte-order marks at the start of its lines: `cat a.txt
-    b.txt` keeps b's mark at the start of a line in the middle, where it would
-    otherwise be read as a stray symbol.
-
-    >>> strip_boms("\ufeffa b\n\ufeffc\nd \ufeffe\n")
-    'a b\nc\nd \ufeffe\n'
-    """
-    return _LINE_START_BOMS.sub("", text)
-
-MAX_INPUT_BYTES = 1 << 30
-"""The most a reader takes in (1 GiB): far more than any problem that fits in
-memory once declared, and a clear error, not an endless read, on a stream
-without end such as `yes |`."""
-
-_CHUNK = 1 << 20
-
-
-def read_text_file(path: str) -> str:
-    """The text of the file `path`, read as `decode_text` says.
-
-    Regular files, pipes (`<(...)`, FIFOs), sockets and terminals are read; a
-    device such as `/dev/zero` is refused before it is read, since it may never end.
-    """
-    try:
-        with open(path, "rb") as handle:
-            _check_readable_kind(handle.fileno(), path)
-            raw = read_bounded(handle, path)
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror}", source=path) from None
-    return decode_text(raw, path)
-
-
-def _check_readable_kind(fd: int, path: str) -> None:
-    mode = os.fstat(fd).st_mode
-    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd):
-        return
-    raise InputError(f"cannot read {path}: not a regular file or a pipe", source=path)
-
-
-def read_bounded(stream: BinaryIO, source: str) -> bytes:
-    """All of a binary stream, in chunks, refusing a binary or an oversized input
-    as soon as it shows (so that `cat /dev/zero |` fails at once, not out of memory)."""
-    chunks: list[bytes] = []
-    size = 0
-    while chunk := stream.read(_CHUNK):
-        if b"\0" in chunk:
-            raise InputError("this is a binary file, not text", source=source)
-        size += len(chunk)
-        if size > MAX_INPUT_BYTES:
-            raise InputError(f"the input is larger than {MAX_INPUT_BYTES >> 20} MiB",
-                             source=source)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def decode_text(raw: bytes, source: str) -> str:
-    """Bytes of a text file as str; a binary or non-UTF-8 file is an `InputError`.
-
-    Byte-order marks at the start of a line are dropped: they are not part of
-    the text (the first is the file's; later ones come from concatenated files).
-    """
-    if b"\0" in raw:
-        raise InputError("this is a binary file, not text", source=source)
-    try:
-        return strip_boms(raw.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise InputError(f"not UTF-8 text (byte {err.start})", source=source) from None
 
 
 def _int_array(values: Any, what: str) -> np.ndarray:
@@ -772,93 +589,3 @@ def _hashable(value: object) -> bool:
 
 def _show(name: object) -> str:
     return repr(name) if not isinstance(name, str) else name
-
-
-def _text(value: object) -> str:
-    # A tuple's repr has spaces, which split tokens: join its parts by commas.
-    if isinstance(value, tuple):
-        return ",".join(_text(part) for part in value)
-    return str(value)
-
-
-def _check_distinct(values: Iterable[object], token: Callable[[object], str], what: str) -> None:
-    """Refuse two values written as the same token: read back, they would be one."""
-    seen: dict[str, object] = {}
-    for value in values:
-        text = token(value)
-        if text in seen and seen[text] != value:
-            raise InputError(f"{what} {seen[text]!r} and {value!r} would both be written "
-                             f"{text!r} in Knuth's format", token=value)
-        seen[text] = value
-
-
-def _name_token(name: object) -> str:
-    """An item name as a token: no space, no ':' (a token splits at its first ':'),
-    no '|' (it would read as bounds, `a:b|name`), no leading byte-order mark (a
-    reader drops one at the start of a file)."""
-    text = _text(name)
-    if not text or _has_space(text) or ":" in text or "|" in text or text.startswith(BOM):
-        raise InputError(f"item name {name!r} cannot be written as a token of Knuth's format",
-                         token=name)
-    return text
-
-
-_BOUNDS = re.compile(r"(?:([^:|]*):)?([^:|]*)\|(.*)")
-
-
-def _bounded_token(token: str) -> tuple[str, tuple[int, int] | None]:
-    """A primary item's token of the item line: its name, and its bounds if it
-    has `a:b|` or `b|` in front (Knuth's DLX3).
-
-    >>> _bounded_token("0:2|d1"), _bounded_token("2|r"), _bounded_token("r")
-    (('d1', (0, 2)), ('r', (2, 2)), ('r', None))
-    """
-    if "|" not in token:
-        return token, None
-    match = _BOUNDS.fullmatch(token)
-    if match is None or "|" in match[3]:
-        raise InputError(f"malformed bounds {token!r}: write a:b|name or b|name",
-                         token=token)
-    name = match[3]
-    if not name:
-        raise InputError(f"no item name after the bounds in {token!r}", token=token)
-    upper = _bound(match[2], name, token)
-    lower = upper if match[1] is None else _bound(match[1], name, token)
-    return name, (lower, upper)  # checked as any bounds are, by `set_bounds`
-
-
-def _bound(text: str, name: str, token: str) -> int:
-    if text.isdigit() and text.isascii():
-        return int(text)
-    if text.startswith("-") and text[1:].isdigit():
-        raise InputError(f"item {name!r}: bound {text} is negative in {token!r}", token=token)
-    raise InputError(f"item {name!r}: bound {text!r} is not a whole number in {token!r}",
-                     token=token)
-
-
-def _bounds_token(bound: tuple[int, int] | None) -> str:
-    if bound is None:
-        return ""
-    lower, upper = bound
-    return f"{upper}|" if lower == upper else f"{lower}:{upper}|"
-
-
-def _colour_token(colour: object) -> str:
-    """A colour as the part of a token after the first ':', which may hold more ':'."""
-    text = _text(colour)
-    if not text or _has_space(text):
-        raise InputError(f"colour {colour!r} cannot be written in Knuth's format", token=colour)
-    return text
-
-
-def _has_space(text: str) -> bool:
-    return any(ch.isspace() for ch in text)
-
-
-def _line(tokens: Iterable[str]) -> str:
-    line = " ".join(tokens)
-    if line.startswith("|"):
-        # Such a line would read back as a comment.
-        raise InputError(f"a line of Knuth's format may not start with '|': {line[:60]!r}",
-                         token=line.split()[0])
-    return line

@@ -9,7 +9,7 @@ of a collection share (a blank 9x9 sudoku); a puzzle is the shape plus its
 - for a model, `{variable: value}` (or an iterable of values): its fixed
   domains.
 
-`solve_many` solves each puzzle in turn and yields a `Result` per puzzle, in
+`solve_family` solves each puzzle in turn and yields a `Result` per puzzle, in
 order. A backend with the `FAMILY` capability (`dlx`, `bitmask`) builds its
 structure once and solves every puzzle in one compiled loop, with no Python
 work per puzzle; any other backend gets each puzzle as its own problem. A
@@ -17,9 +17,9 @@ shape in the other form is lowered once, and the givens with it.
 
 >>> from csp import ExactCover
 >>> shape = ExactCover.from_text("a b\\na\\nb\\na b\\n")
->>> [r.solution for r in solve_many(shape, [[0], [2], []])]
+>>> [r.solution for r in solve_family(shape, [[0], [2], []])]
 [(0, 1), (2,), (0, 1)]
->>> [r.count for r in solve_many(shape, [[0], [2], [0, 2]], count=True)]
+>>> [r.count for r in solve_family(shape, [[0], [2], [0, 2]], count=True)]
 [1, 1, 0]
 
 `family(kind, puzzles)` makes the shape and the givens of a puzzle kind's
@@ -48,7 +48,7 @@ Givens = Any
 """A puzzle's givens: option indices (exact cover) or `{variable: value(s)}` (model)."""
 
 
-def solve_many(
+def solve_family(
     shape: ExactCover | Model,
     givens: Iterable[Givens],
     backend: str | Backend = "auto",
@@ -64,6 +64,22 @@ def solve_many(
     exhausted. Bad givens (an option or a variable the shape does not have, a
     value outside a domain) are an `InputError` naming the puzzle, before any
     search.
+
+    Args:
+        shape: what the puzzles share, an `ExactCover` or a `Model`.
+        givens: per puzzle, the option indices it forces (exact cover) or
+            `{variable: value or values}` (model).
+        backend: a name, `"auto"` or a backend object; one with the `family`
+            capability solves all in one compiled loop.
+        count: count each puzzle's solutions instead of finding the first.
+        progress: called now and then with the statistics so far.
+
+    Returns:
+        An iterator of one `Result` per puzzle, in order.
+
+    Raises:
+        InputError: bad givens, naming the puzzle; or the backend refuses the shape.
+        BackendUnavailable: an unknown backend, or one whose package is missing.
     """
     progress = check_progress(progress)
     puzzles = [_checked(shape, g, j) for j, g in enumerate(givens)]
@@ -75,7 +91,7 @@ def solve_many(
     if FAMILY in chosen.capabilities and isinstance(plan.target, chosen.native) and not bounded:
         lowered = _lowered_givens(shape, plan.target, puzzles)
         if lowered is not None:
-            for result in chosen.solve_many(plan.target, lowered, count=count,  # type: ignore[attr-defined]
+            for result in chosen.solve_family(plan.target, lowered, count=count,  # type: ignore[attr-defined]
                                             progress=progress):
                 yield _decoded(result, plan, shape)
             return
@@ -89,6 +105,18 @@ def family(kind: Any, puzzles: Sequence[Any], form: str | None = None
     The kind's `shape(puzzle)` says which puzzles share a structure; the
     first puzzle whose shape differs from the first one's is an `InputError`
     naming it (its number in `puzzles`, and its line if it has one).
+
+    Args:
+        kind: a `csp.problems.Kind` that declares `shape`, `declare_shape`
+            and `givens` (sudoku and latin do).
+        puzzles: the kind's puzzles, as its `parse` gives them.
+        form: `"exact-cover"` or `"model"`; None: the kind's own.
+
+    Returns:
+        `(shape, givens)`, ready for `solve_family`.
+
+    Raises:
+        InputError: no puzzle, a kind without a shape, or puzzles of two shapes.
     """
     if not puzzles:
         raise InputError("a family needs at least one puzzle")
@@ -157,8 +185,8 @@ def _lowered_givens(shape: ExactCover | Model, target: Any, puzzles: list[Any]
                     ) -> list[Any] | None:
     """The givens in the terms of the backend's form; None when they cannot be
     said there (a model's domain cut to several values, on an exact cover)."""
-    if target is shape:
-        return puzzles
+    if target is shape or (isinstance(shape, Model) and isinstance(target, Model)):
+        return puzzles  # the same form (a decomposed model keeps the declared names)
     if isinstance(shape, ExactCover):  # lowered to a model: one 0/1 variable per option
         return [{("option", int(k)): (1,) for k in forced} for forced in puzzles]
     # A model lowered to an exact cover: option k of the lowering is (x, v).
@@ -227,4 +255,4 @@ def _with_domains(m: Model, fixed: Mapping[Hashable, tuple[int, ...]]) -> Model:
     return puzzle
 
 
-__all__ = ["Givens", "family", "solve_many"]
+__all__ = ["Givens", "family", "solve_family"]

@@ -9,7 +9,7 @@ checked: what a user may give, whatever backend counts.
   "first" (the first item left in declared order: on a tiling, a sweep whose
   subproblems are few).
 
-See `docs/memo.md` for when memo pays.
+See `docs/how-to/memo.md` for when memo pays.
 """
 
 from __future__ import annotations

@@ -16,12 +16,23 @@ takes the `Variable` itself as a key (`solution[x]` and `solution["x"]`).
 
 from __future__ import annotations
 
+import builtins
 import numbers
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from csp.constraints import Compare, Constraint, Expression, Term, _integer, _VarRef
+from csp.constraints import (
+    Compare,
+    Constraint,
+    Expression,
+    Sum,
+    Term,
+    _integer,
+    _is_function,
+    _VarRef,
+)
 from csp.errors import InputError
+from csp.expressions import compare
 
 
 class Variable(Term):
@@ -43,29 +54,39 @@ class Variable(Term):
     def __repr__(self) -> str:
         return f"Variable({self.name!r}, {len(self.domain)} values)"
 
+    @property
+    def is_boolean(self) -> bool:
+        """Whether the variable can stand for a truth value: its domain is
+        within {0, 1} (`Model.bool` declares one)."""
+        return set(self.domain) <= {0, 1}
+
     def __eq__(self, other: object) -> Constraint:  # type: ignore[override]
-        if isinstance(other, Expression):
-            return Expression.of(self) == other
+        if isinstance(other, Constraint):
+            return _boolean(self, "==", other) == other
+        if isinstance(other, (Expression, Sum)) or _is_function(other):
+            return compare(self, "==", other)
         return Compare(self, "==", other)
 
     def __ne__(self, other: object) -> Constraint:  # type: ignore[override]
-        if isinstance(other, Expression):
-            return Expression.of(self) != other
+        if isinstance(other, Constraint):
+            return _boolean(self, "!=", other) != other
+        if isinstance(other, (Expression, Sum)) or _is_function(other):
+            return compare(self, "!=", other)
         return Compare(self, "!=", other)
 
     # Orderings and arithmetic go through Expression, which checks the other
     # side is a variable, an expression or an int (`x < "y"` is an InputError).
     def __lt__(self, other: object) -> Constraint:
-        return Expression.of(self) < other
+        return compare(self, "<", other)
 
     def __le__(self, other: object) -> Constraint:
-        return Expression.of(self) <= other
+        return compare(self, "<=", other)
 
     def __gt__(self, other: object) -> Constraint:
-        return Expression.of(self) > other
+        return compare(self, ">", other)
 
     def __ge__(self, other: object) -> Constraint:
-        return Expression.of(self) >= other
+        return compare(self, ">=", other)
 
     def __add__(self, other: object) -> Expression:
         return Expression.of(self) + other
@@ -79,13 +100,52 @@ class Variable(Term):
     def __rsub__(self, other: object) -> Expression:
         return Expression.of(other) - self
 
-    def __mul__(self, factor: object) -> Expression:
+    def __mul__(self, factor: object) -> Any:
         return Expression.of(self) * factor
 
-    __rmul__ = __mul__
+    def __rmul__(self, factor: object) -> Any:
+        return Expression.of(self).__rmul__(factor)
+
+    def __floordiv__(self, other: object) -> Any:
+        return Expression.of(self) // other
+
+    def __rfloordiv__(self, other: object) -> Any:
+        return Expression.of(self).__rfloordiv__(other)
+
+    def __mod__(self, other: object) -> Any:
+        return Expression.of(self) % other
+
+    def __rmod__(self, other: object) -> Any:
+        return Expression.of(self).__rmod__(other)
+
+    def __abs__(self) -> Any:
+        return abs(Expression.of(self))
 
     def __neg__(self) -> Expression:
         return -Expression.of(self)
+
+    # A boolean variable is also a truth value: `a | b`, `a & (x < 3)`, `~a`.
+    def __and__(self, other: object) -> Constraint:
+        return _boolean(self, "&", other) & other
+
+    def __rand__(self, other: object) -> Constraint:
+        return other & _boolean(self, "&", other)
+
+    def __or__(self, other: object) -> Constraint:
+        return _boolean(self, "|", other) | other
+
+    def __ror__(self, other: object) -> Constraint:
+        return other | _boolean(self, "|", other)
+
+    def __xor__(self, other: object) -> Constraint:
+        return _boolean(self, "^", other) ^ other
+
+    def __rxor__(self, other: object) -> Constraint:
+        return other ^ _boolean(self, "^", other)
+
+    def __invert__(self) -> Constraint:
+        _boolean(self, "~", None)
+        return Compare(self, "==", 0)
 
     __hash__ = object.__hash__
 
@@ -114,6 +174,23 @@ class Assignment(dict):
 
     def __contains__(self, key: object) -> bool:
         return super().__contains__(_key(key))
+
+
+def _boolean(variable: Variable, op: str, other: object) -> Constraint:
+    """`variable == 1`, its truth, where it is boolean; else an `InputError`."""
+    if not variable.is_boolean:
+        shown = other.describe() if isinstance(other, Constraint) else repr(other)
+        raise InputError(
+            f"{variable.name!r} {op} {shown}: {variable.name!r} is not a boolean (its domain "
+            f"is {_domain_text(variable.domain)}, not within {{0, 1}}); declare it with "
+            "m.bool(name), or compare it (x == 1) to make a constraint", token=variable.name)
+    return Compare(variable, "==", 1)
+
+
+def _domain_text(domain: tuple[int, ...]) -> str:
+    if len(domain) > 6:
+        return f"{domain[0]}..{domain[-1]} ({len(domain)} values)"
+    return "{" + ", ".join(map(str, domain)) + "}"
 
 
 def _key(key: Any) -> Hashable:
@@ -160,6 +237,20 @@ class Model:
         variable = Variable(name, tuple(values), self)
         self.variables[name] = variable
         return variable
+
+    def bool(self, name: Hashable) -> Variable:
+        """Declare a boolean variable: domain {0, 1}. It stands for a truth
+        value wherever a constraint does (`Or([b, x < 3])`, `~b`, `a | b`),
+        and `m.add(b == (x + y <= 3))` makes it true exactly when the
+        constraint holds (reification).
+
+        >>> m = Model()
+        >>> b, x = m.bool("b"), m.var("x", range(4))
+        >>> _ = m.add(b == (x >= 2))
+        >>> m.check({"b": 1, "x": 3}), m.check({"b": 1, "x": 1})
+        ([], [Iff((b == 1), Linear(1*x >= 2))])
+        """
+        return self.var(name, (0, 1))
 
     def vars(self, names: Iterable[Hashable], domain: Iterable[int]) -> list[Variable]:
         """Declare several variables sharing one domain (`m.vars("abc", ...)`
@@ -245,5 +336,5 @@ class Model:
             return found
         return [f"violates {c.describe()}" for c in self.check(assignment)]
 
-    def is_solution(self, assignment: Mapping[Hashable, int]) -> bool:
+    def is_solution(self, assignment: Mapping[Hashable, int]) -> builtins.bool:
         return not self.problems(assignment)

@@ -525,6 +525,9 @@ def _linear_tuples(
             continue
         row[p] = v
         if p == n - 1:
+            if op == "!=" and total == rhs:
+                index[p] += 1
+                continue
             rows.append(tuple(row))
             if len(rows) > max_tuples:
                 raise InputError(

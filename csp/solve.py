@@ -28,6 +28,7 @@ uses. Exchanging the items a and c of this `xc` (so options 0 and 1, and 2 and
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from csp import dispatch
@@ -40,13 +41,12 @@ from csp.backends.base import (
     check_time_limit,
 )
 from csp.errors import InputError
+from csp.problem import Problem
 from csp.result import Result
 
 if TYPE_CHECKING:
     from csp.diagram import ZDD
     from csp.symmetry import Group
-
-Problem = Any  # an ExactCover or a Model
 
 
 def solutions(
@@ -58,6 +58,7 @@ def solutions(
     progress: Progress | None = None,
     up_to_symmetry: bool | Group = False,
     symmetry: Group | None = None,
+    over: Iterable[Any] | None = None,
 ) -> Search:
     """A lazy iterator of the solutions of `problem`.
 
@@ -65,11 +66,46 @@ def solutions(
     ends) and `.stats`. With `up_to_symmetry` (a `csp.symmetry.Group`, or True
     for the group given as `symmetry=` or else declared on the problem,
     `problem.symmetry`) only the canonical solution of each class of
-    equivalent ones is listed; see `csp.symmetry`. The time limit counts from
-    the call: lowering the problem for the backend spends it too.
+    equivalent ones is listed; see `csp.symmetry`. With `over` (some of a
+    model's variables) each distinct assignment of those variables that
+    extends to a solution is listed once, as a dict of them only; see
+    `csp.projection`. The time limit counts from the call: lowering the
+    problem for the backend spends it too.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
+            first available backend native to the problem's form), or a
+            backend object.
+        limit: stop after this many solutions (status `SOLUTION_LIMIT`).
+        time_limit: seconds, from the call (`float("inf")`: none).
+        progress: called about five times a second with a copy of the `Stats`.
+        up_to_symmetry: list one solution per class of equivalent ones: True
+            (the problem's declared group, or `symmetry`) or a `Group`.
+        symmetry: the group `up_to_symmetry=True` uses.
+        over: a model's variables to project the solutions onto.
+
+    Returns:
+        A `Search`: iterate it for the solutions (sorted option indices for an
+        exact cover, an `Assignment` for a model); its `status` and `stats`
+        are live, and `result()` drains it into a `Result`.
+
+    Raises:
+        InputError: the problem or an argument is bad, or the backend refuses
+            the problem (`csp.errors.Refused`, naming the backends that take it).
+        BackendUnavailable: an unknown backend, or one whose package is missing.
+        TypeError: `limit`, `time_limit` or `progress` of the wrong type.
+
+    >>> from csp import ExactCover
+    >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
+    >>> search = solutions(xc, "dlx")
+    >>> sorted(search), search.status.value
+    ([(0, 1), (2,)], 'COMPLETE')
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
+    if over is not None:
+        return _projected(problem, over, backend, up_to_symmetry, limit, time_limit, progress)
     group = _group(problem, up_to_symmetry, symmetry)
     if group is not None:
         from csp import symmetry as sym
@@ -90,6 +126,7 @@ def count(
     progress: Progress | None = None,
     up_to_symmetry: bool | Group = False,
     symmetry: Group | None = None,
+    over: Iterable[Any] | None = None,
     memo: bool | str = "auto",
     memo_bytes: int | str | None = None,
     branch: str | None = None,
@@ -101,13 +138,36 @@ def count(
     `symmetry=` or else declared on the problem, `problem.symmetry`) each
     class of equivalent solutions is counted once;
     `stats.extra["raw_solutions"]` says how many solutions the search met.
+    With `over` (some of a model's variables), count the distinct assignments
+    of those variables that extend to a solution (`csp.projection`).
 
-    `memo` ("auto", True or False) counts with a memo of the counts of
-    subproblems, on a backend that has one (`dlx`; see `docs/memo.md`):
-    "auto" keeps it while it pays, `memo_bytes` bounds it (default 1 GiB),
-    `branch="first"` branches on the first item left (for tilings).
-    `stats.extra["memo"]` says how it went. A count stopped early (time
-    limit, Ctrl-C) is a lower bound.
+    Args:
+        problem: as for `solutions`.
+        backend: as for `solutions`.
+        limit: stop after this many solutions (status `SOLUTION_LIMIT`).
+        time_limit: as for `solutions`.
+        progress: as for `solutions`.
+        up_to_symmetry: count one solution per class of equivalent ones.
+        symmetry: as for `solutions`.
+        over: a model's variables: count the distinct assignments of those.
+        memo: "auto" (the default), True or False: count with a memo of the
+            counts of subproblems, on a backend that has one (`dlx`; see
+            docs/how-to/memo.md). "auto" keeps it while it pays;
+            `stats.extra["memo"]` says how it went. A count stopped early
+            (time limit, Ctrl-C) is a lower bound.
+        memo_bytes: the memo's memory bound, an int or a text such as "512M"
+            (default 1 GiB).
+        branch: "mrv" (the default) or "first": branch on the first item
+            left in declared order (for tilings).
+
+    Returns:
+        A `Result`: `count` (exact only when `status` is `COMPLETE`), `status`,
+        `stats`, `backend`.
+
+    Raises:
+        InputError: as for `solutions`.
+        BackendUnavailable: as for `solutions`.
+        TypeError: as for `solutions`.
 
     >>> from csp import ExactCover
     >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")
@@ -116,7 +176,10 @@ def count(
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
-    _memo_alone(memo, branch, limit, up_to_symmetry)
+    _memo_alone(memo, branch, limit, up_to_symmetry, over)
+    if over is not None:
+        return _projected(problem, over, backend, up_to_symmetry, limit, time_limit,
+                          progress).result()
     if limit is not None:
         # One solution at a time, none kept: a kernel counts without stopping.
         return solutions(problem, backend, limit=limit, time_limit=time_limit,
@@ -133,12 +196,16 @@ def count(
 
 
 def _memo_alone(memo: bool | str, branch: str | None, limit: int | None,
-                up_to_symmetry: object) -> None:
+                up_to_symmetry: object, over: object) -> None:
     """Refuse memo=True (or a branching rule) with what a memoized count
-    cannot do: stop after `limit` solutions, or test each one for symmetry."""
+    cannot do: stop after `limit` solutions, test each one for symmetry, or
+    count distinct projections."""
     from csp.memo import branch_rule, memo_mode
 
     asked = memo_mode(memo) == "on" or branch_rule(branch) != "mrv"
+    if asked and over is not None:
+        raise InputError("counting over some variables lists the distinct assignments of "
+                         "those, which a memoized count never visits: use memo=False")
     if asked and limit is not None:
         raise InputError("a memoized count adds whole subtrees at once: it cannot stop after "
                          "`limit` solutions; count without a limit, or with memo=False")
@@ -193,9 +260,45 @@ def solve(
     time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> Result:
-    """The first solution (`.solution`, None if there is none) in a `Result`."""
+    """The first solution of `problem`.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
+            first available backend native to the problem's form), or a
+            backend object.
+        time_limit: seconds, from the call (`float("inf")`: none).
+        progress: called about five times a second with a copy of the `Stats`.
+
+    Returns:
+        A `Result` whose `solution` is the first solution found, or None
+        (status `COMPLETE`: there is none; `TIME_LIMIT`: none found in time).
+
+    Raises:
+        InputError: the problem or an argument is bad, or the backend refuses it.
+        BackendUnavailable: an unknown backend, or one whose package is missing.
+
+    >>> from csp import Model
+    >>> m = Model()
+    >>> x, y = m.var("x", range(3)), m.var("y", range(3))
+    >>> _ = m.add(x + y == 4)
+    >>> solve(m).solution
+    {'x': 2, 'y': 2}
+    """
     search = solutions(problem, backend, limit=1, time_limit=time_limit, progress=progress)
     return search.result()
+
+
+def _projected(problem: Problem, over: Iterable[Any], backend: str | Backend,
+               up_to_symmetry: bool | Group, limit: int | None, time_limit: float | None,
+               progress: Progress | None) -> Search:
+    if up_to_symmetry is not False:
+        raise InputError("over= and up_to_symmetry= cannot be combined: a symmetry acts on "
+                         "whole solutions, not on their projections")
+    from csp.projection import projected
+
+    return projected(problem, over, backend, limit=limit, time_limit=time_limit,
+                     progress=progress)
 
 
 def _checked(limit: int | None, time_limit: float | None, progress: Progress | None

@@ -17,7 +17,7 @@ from shared_models import brute_force, overlapping_all_differents, queens_model
 
 import csp
 from csp import AllDifferent, Model, Status
-from csp.backends.bitmask import BitmaskBackend, kernel, learn
+from csp.backends.bitmask import BitmaskBackend, domains, kernel, layout, learn, matching
 from csp.bench.instances import OPENED_COUNT, sudoku_opened
 from csp.problems import kakuro, sudoku
 
@@ -135,7 +135,7 @@ def test_deferred_strong_reasoning_settles_the_same_root(shared_data: Path) -> N
     runs = {}
     for defer in (True, False):
         state = _root(BitmaskBackend(defer=defer, probe=False), model)
-        runs[defer] = (state.dom.copy(), int(state.st[kernel.STRONG]))
+        runs[defer] = (state.dom.copy(), int(state.st[layout.STRONG]))
         search = BitmaskBackend(defer=defer).solutions(model, limit=2)
         found = [sudoku.format(puzzle, sudoku.decode(puzzle, s)) for s in search]
         assert (found, search.status) == ([entry["solution"]], Status.COMPLETE)
@@ -147,10 +147,10 @@ def _recount(problem, state) -> np.ndarray:
     """The places of every value in every all-different (as a mask of positions
     in it), read from the domains."""
     places = np.zeros_like(state.places)
-    for c in np.flatnonzero(problem.kind == kernel.ALLDIFF):
+    for c in np.flatnonzero(problem.kind == layout.ALLDIFF):
         a = problem.cstart[c]
         for e in range(a, problem.cstart[c + 1]):
-            m = int(kernel._to_common(problem, e, state.dom[problem.cvars[e]]))
+            m = int(domains.to_common(problem, e, state.dom[problem.cvars[e]]))
             for k in range(64):
                 if (m >> k) & 1:
                     places[c * 64 + k] |= 1 << int(e - a)
@@ -165,16 +165,16 @@ def test_counted_places_follow_the_domains_and_settle_the_same_root(shared_data:
     roots = {}
     for counts in (True, False):
         state = _root(BitmaskBackend(counts=counts, probe=False), model)
-        roots[counts] = (state.dom.copy(), int(state.st[kernel.PROPAGATIONS]))
+        roots[counts] = (state.dom.copy(), int(state.st[layout.PROPAGATIONS]))
     assert (roots[True][0] == roots[False][0]).all()
     assert roots[True][1] < roots[False][1]
     search = BitmaskBackend(restarts=5).solutions(model)
     for _ in range(200):
-        assert search._advance(True, 7) == kernel.PAUSED
+        assert search._advance(True, 7) == layout.PAUSED
         assert (search.state.places == _recount(search.arrays, search.state)).all()
-        if search.state.st[kernel.RESTARTS] >= 3:
+        if search.state.st[layout.RESTARTS] >= 3:
             break
-    assert search.state.st[kernel.RESTARTS] >= 3
+    assert search.state.st[layout.RESTARTS] >= 3
 
 
 def _copy(state: kernel.State) -> kernel.State:
@@ -195,15 +195,15 @@ def test_matching_by_places_prunes_as_edge_by_edge(shared_data: Path) -> None:
         states.append((search.arrays, _copy(search.state)))  # (nogoods added at restarts)
     pruned = 0
     for problem, state in states:
-        for c in np.flatnonzero(problem.kind == kernel.ALLDIFF):
+        for c in np.flatnonzero(problem.kind == layout.ALLDIFF):
             by = {}
-            for mode in (kernel.COUNTS_STRONG, kernel.COUNTS_OFF):
+            for mode in (layout.COUNTS_STRONG, layout.COUNTS_OFF):
                 copy = _copy(state)
-                copy.st[kernel.OPT_COUNTS] = mode
-                by[mode] = (bool(kernel._matching(problem, copy, c)), copy.dom)
-            assert by[kernel.COUNTS_STRONG][0] == by[kernel.COUNTS_OFF][0]
-            assert (by[kernel.COUNTS_STRONG][1] == by[kernel.COUNTS_OFF][1]).all()
-            pruned += int((by[kernel.COUNTS_OFF][1] != state.dom).sum())
+                copy.st[layout.OPT_COUNTS] = mode
+                by[mode] = (bool(matching.matching(problem, copy, c)), copy.dom)
+            assert by[layout.COUNTS_STRONG][0] == by[layout.COUNTS_OFF][0]
+            assert (by[layout.COUNTS_STRONG][1] == by[layout.COUNTS_OFF][1]).all()
+            pruned += int((by[layout.COUNTS_OFF][1] != state.dom).sum())
     assert pruned > 0  # the states leave the matching something to find
 
 
@@ -229,9 +229,9 @@ def test_a_last_conflict_on_a_value_that_may_go_unused_is_not_branched_on() -> N
     m.add(AllDifferent([m.var(i, [1, 2, 3, 4]) for i in range(3)]))
     search = BitmaskBackend(last=True, probe=False).solutions(m)
     problem, state = search.arrays, search.state
-    c = int(np.flatnonzero(problem.kind == kernel.ALLDIFF)[0])
-    state.st[kernel.LAST_CHOICE] = -(c + 1)
-    state.st[kernel.LAST_BIT] = 1  # value 1, in c's common space
+    c = int(np.flatnonzero(problem.kind == layout.ALLDIFF)[0])
+    state.st[layout.LAST_CHOICE] = -(c + 1)
+    state.st[layout.LAST_BIT] = 1  # value 1, in c's common space
     assert search.count().count == 24
 
 
@@ -242,8 +242,8 @@ def test_nogoods_of_a_branch() -> None:
     model = queens_model(8)
     search = BitmaskBackend(restarts=3).solutions(model)
     problem, state = search.arrays, search.state
-    assert kernel.search(problem, state, True, 1 << 20) == kernel.RESTART
-    depth = int(state.st[kernel.DEPTH])
+    assert kernel.search(problem, state, True, 1 << 20) == layout.RESTART
+    depth = int(state.st[layout.DEPTH])
     learned = learn.nogoods(problem, state)
     assert learned and all(len(above) < depth for above, _ in learned)
     for above, alternatives in learned:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from csp import ExactCover
 from csp.cli import main
-from csp.exactcover import decode_text
+from csp.io.text import decode_text
 
 BOM = "\ufeff"
 SUDOKU = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"

@@ -263,9 +263,9 @@ def test_a_fifo_is_read(tmp_path, capsys):
 def test_an_endless_stream_stops_at_the_cap(monkeypatch, capsys):
     import io
 
-    import csp.exactcover
+    import csp.io.text
 
-    monkeypatch.setattr(csp.exactcover, "MAX_INPUT_BYTES", 1 << 20)
+    monkeypatch.setattr(csp.io.text, "MAX_INPUT_BYTES", 1 << 20)
     endless = io.BytesIO(b"a b\n" + b"a\n" * (1 << 20))  # 2 MiB of text, no NUL
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(endless))
     assert main(["xc", "-", "--count"]) == 2

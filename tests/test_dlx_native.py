@@ -152,7 +152,7 @@ def test_without_the_c_kernel_numba_runs(monkeypatch, shared_data):
     assert len(list(DLXBackend().solutions(xc))) == 100
     # families then run numba's loop on the links, with the same answers
     shape = ExactCover.from_text("a b\na\nb\na b\n")
-    found = [(r.solution, r.count) for r in DLXBackend().solve_many(shape, [[0], [2], [0, 2]])]
+    found = [(r.solution, r.count) for r in DLXBackend().solve_family(shape, [[0], [2], [0, 2]])]
     assert found == [((0, 1), 1), ((2,), 1), (None, 0)]
 
 
@@ -200,9 +200,9 @@ def test_a_family_on_the_c_kernel_matches_each_puzzle_alone(shared_data):
     grids = [line.split()[1] for line in lines]
     opened = sudoku.parse("\n".join("." * 30 + grid[30:] for grid in grids))
     shape, givens = csp.family(sudoku.KIND, opened)
-    counted = list(DLXBackend().solve_many(shape, givens, count=True))
-    first = list(DLXBackend().solve_many(shape, givens))
-    links = list(DLXBackend("links").solve_many(shape, givens, count=True))
+    counted = list(DLXBackend().solve_family(shape, givens, count=True))
+    first = list(DLXBackend().solve_family(shape, givens))
+    links = list(DLXBackend("links").solve_family(shape, givens, count=True))
     for j, given in enumerate(givens):
         alone = NumbaCellsSearch(shape)
         assert alone.choose(given)
@@ -217,8 +217,8 @@ def test_a_family_on_the_c_kernel_matches_each_puzzle_alone(shared_data):
     assert sum(r.count for r in counted) > len(givens)
     # a given that clashes with another: no solution, in both loops
     clash = [list(givens[0]) + [k] for k in range(shape.n_options) if k not in givens[0]][:3]
-    assert [r.count for r in DLXBackend().solve_many(shape, clash, count=True)] \
-        == [r.count for r in DLXBackend("links").solve_many(shape, clash, count=True)]
+    assert [r.count for r in DLXBackend().solve_family(shape, clash, count=True)] \
+        == [r.count for r in DLXBackend("links").solve_family(shape, clash, count=True)]
 
 
 def test_every_engine_says_which_kernel_ran():

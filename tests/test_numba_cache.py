@@ -22,9 +22,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = """
 import os, sys, numba
 from numba import njit
-import csp.backends.bitmask.kernel, csp.backends.dlx.kernel, csp.backends.dlx.links
+import importlib, pkgutil
+import csp.backends.bitmask, csp.backends.dlx
 root = numba.config.CACHE_DIR
-for module in (csp.backends.bitmask.kernel, csp.backends.dlx.kernel, csp.backends.dlx.links):
+modules = [importlib.import_module(f"{package.__name__}.{info.name}")
+           for package in (csp.backends.bitmask, csp.backends.dlx)
+           for info in pkgutil.iter_modules(package.__path__)]
+for module in modules:
     for name, obj in vars(module).items():
         cache = getattr(obj, "_cache", None)
         if cache is not None and hasattr(cache, "_cache_path"):
@@ -88,6 +92,53 @@ def test_no_kernel_module_writes_its_cache_beside_its_source() -> None:
             assert "import csp._numba_cache" in text, path
 
 
+# Two kernel modules, the second inlining the first's function: numba alone
+# stamps `twice` with b.py's source only, and would run a's old code after an
+# edit to a.py.
+KERNEL_A = """
+import csp._numba_cache
+from numba import njit
+
+@njit(cache=True, inline="always")
+def base():
+    return {value}
+"""
+KERNEL_B = """
+import csp._numba_cache
+from numba import njit
+from kern.a import base
+
+@njit(cache=True)
+def twice():
+    return 2 * base()
+"""
+RUN_B = """
+from kern.b import twice
+print(twice(), twice.stats.cache_hits.get(twice.signatures[0], 0) if twice.signatures else 0)
+"""
+
+
+def test_an_edit_to_a_kernel_module_recompiles_the_kernels_that_use_it(tmp_path: Path) -> None:
+    package = tmp_path / "kern"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "b.py").write_text(KERNEL_B)
+    env = dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp_path}",
+               NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", RUN_B], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    (package / "a.py").write_text(KERNEL_A.format(value=21))
+    assert run() == ["42", "0"]  # compiled, and cached
+    assert run() == ["42", "1"]  # loaded from the cache
+    (package / "a.py").write_text(KERNEL_A.format(value=50))
+    assert run() == ["100", "0"]  # b's cache is stale: recompiled
+
+
 class _Compiling:
     """A search whose first slice compiles for 0.3 s (as a first run does), then
     finds its one solution at once: only the compiling is slow."""
@@ -126,3 +177,54 @@ def test_compiling_is_not_charged_to_the_time_limit() -> None:
     search = _Compiling.make(time_limit=0.1)
     assert list(search) == [(0,)]
     assert search.status is not None and search.status.value == "COMPLETE"
+
+
+KERNEL = """
+import csp._numba_cache  # a kernel module: stamped by its sources, not its path
+from numba import njit
+
+
+@njit(cache=True)
+def triple(x):
+    return 3 * x
+"""
+
+LOAD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import csp._numba_cache as cache
+import kernels.k as k
+assert k.triple(14) == 42
+print(cache.compiling_seconds())
+"""
+
+
+def _python(code: str, *args: str, cache: Path) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_kernels_compiled_elsewhere_load_without_compiling(tmp_path: Path) -> None:
+    # What `pip install .` does (csp/_prebuilt.py): compile in the build tree,
+    # ship the cache files in the package, adopt them into the user's cache.
+    from csp._numba_cache import adopt_prebuilt, cache_subpath
+
+    built, installed = tmp_path / "build", tmp_path / "site"
+    for root in (built, installed):
+        (root / "kernels").mkdir(parents=True)
+        (root / "kernels" / "__init__.py").write_text("")
+        (root / "kernels" / "k.py").write_text(KERNEL)
+    first = tmp_path / "build-cache"
+    assert float(_python(LOAD, str(built), cache=first)) > 0  # compiled there
+    prebuilt = installed / "_prebuilt" / "kernels"
+    prebuilt.mkdir(parents=True)
+    for entry in (first / cache_subpath(built / "kernels")).iterdir():
+        (prebuilt / entry.name).write_bytes(entry.read_bytes())
+    user = tmp_path / "user-cache"
+    copied = adopt_prebuilt(str(user), installed / "_prebuilt")
+    assert copied == len(list(prebuilt.iterdir())) >= 2
+    assert adopt_prebuilt(str(user), installed / "_prebuilt") == 0  # never twice
+    assert float(_python(LOAD, str(installed), cache=user)) == 0  # loaded, not compiled

@@ -119,7 +119,7 @@ def test_plugin_kinds_good_and_broken(installed: Path) -> None:
     assert problems.get("queens-again").name == "queens-again"
     broken = problems.broken()
     assert "int, not a csp.problems.Kind" in broken["not-a-kind"]
-    assert "the name is taken" in broken["sudoku (fake-plugin)"]
+    assert "the name 'sudoku' is taken by the built-in" in broken["sudoku (fake-plugin)"]
     assert "ModuleNotFoundError" in broken["broken-import"]
     with pytest.raises(csp.InputError, match="unknown puzzle kind 'not-a-kind'"):
         problems.get("not-a-kind")

@@ -24,7 +24,7 @@ DATA = ROOT / "tests" / "data"
 
 NEVER = ("numba", "llvmlite", "dask", "distributed", "ortools", "constraint", "pysat",
          "csp.parallel", "csp.symmetry", "csp.fuzz", "csp.records", "csp.collection",
-         "csp.bench", "csp.backends.dlx.links", "csp.backends.dlx.batch")
+         "csp.bench", "csp.backends.dlx.links", "csp.backends.dlx.family_links")
 """Modules that neither `import csp` nor parsing a command line may load."""
 
 PROBE = """

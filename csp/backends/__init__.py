@@ -26,12 +26,14 @@ True
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from csp.backends.base import Backend, validate
 from csp.errors import BackendUnavailable
+from csp.plugins import Plugin, PluginGroup
 
 GROUP = "csp.backends"
 """The entry-point group a package declares its backends in."""
@@ -50,6 +52,7 @@ class Entry:
     origin: str = "built-in"  # "built-in", "plug-in", or "register()"
     distribution: str | None = None  # a plug-in's distribution
     dependency: str | None = None  # the distribution it runs on (for its version)
+    plugin: Plugin | None = None  # a plug-in's entry point
 
 
 BUILTIN: tuple[Entry, ...] = (
@@ -72,10 +75,12 @@ ALIASES = {"pyconstraint": "python-constraint"}
 REGISTRY: dict[str, Entry] = {entry.name: entry for entry in BUILTIN}
 """Every backend known so far, by name; plug-ins join on first use."""
 
+PLUGINS = PluginGroup(GROUP, "plug-in")
+"""The entry points of `csp.backends`, read on first use."""
+
 _instances: dict[str, Any] = {}
 _errors: dict[str, str] = {}  # name -> why it cannot run (missing extra, broken plug-in)
-_broken: dict[str, str] = {}  # plug-ins that failed to load, and why
-_plugins_read = False
+_broken = PLUGINS.broken  # plug-ins that failed to load, and why
 
 
 def known() -> list[str]:
@@ -123,7 +128,24 @@ def broken() -> dict[str, str]:
 
 def get(backend: str | Backend) -> Backend:
     """The backend called `backend` (or `backend` itself, checked against the
-    protocol); `BackendUnavailable` says why it cannot run."""
+    protocol).
+
+    Args:
+        backend: a name (a built-in's, a plug-in's, a registered one's, an old
+            alias; `name:options` for a backend that takes options, as
+            `race:dlx+cpsat`), or a backend object.
+
+    Returns:
+        The backend object, loaded on first use.
+
+    Raises:
+        BackendUnavailable: an unknown name (listing the known ones), a
+            backend whose package is missing (with the `pip install` line), a
+            broken plug-in (with why), or an object that is no backend.
+
+    >>> get("dlx").name, sorted(get("dlx").capabilities)[:2]
+    ('dlx', ['colours', 'family'])
+    """
     if not isinstance(backend, str):
         problems = validate(backend)
         if problems:
@@ -193,11 +215,39 @@ def _builtins_then_known() -> Iterator[str]:
     yield from known()
 
 
+def parse_names(text: str) -> list[str]:
+    """Backend names as every command line of csp writes them: one argument,
+    the names separated by commas (spaces are taken as separators too), so
+    that the paths after the option are never taken for names.
+
+    >>> parse_names("dlx,cpsat"), parse_names("dlx, cpsat race:dlx+sat")
+    (['dlx', 'cpsat'], ['dlx', 'cpsat', 'race:dlx+sat'])
+    """
+    return [name for name in re.split(r"[,\s]+", text) if name]
+
+
 def register(backend: Backend | type, *, replace: bool = False) -> Backend:
     """Add a backend (an object, or a class taking no arguments) at run time.
 
     It is checked against the protocol; a name already taken is an error
-    unless `replace` (a built-in is never replaced). Returns the backend.
+    unless `replace` (a built-in is never replaced).
+
+    Args:
+        backend: a backend object, or its class.
+        replace: replace a plug-in or registered backend of the same name.
+
+    Returns:
+        The registered backend object.
+
+    Raises:
+        BackendUnavailable: not a backend (what it lacks), or a name taken.
+
+    >>> from csp.backends.dlx import DLXBackend
+    >>> class Mine(DLXBackend):
+    ...     name = "mine"
+    >>> register(Mine).name in available()
+    True
+    >>> unregister("mine")
     """
     instance = backend() if isinstance(backend, type) else backend
     problems = validate(instance)
@@ -232,13 +282,11 @@ def reload() -> None:
     reads the entry points again (after installing or removing a plug-in in
     a running process; the tests use it). Built-ins stay; `register()`ed
     backends are dropped with the plug-ins."""
-    global _plugins_read
     for name in [name for name, entry in REGISTRY.items() if entry.origin != "built-in"]:
         del REGISTRY[name]
-    tables: tuple[dict[str, Any], ...] = (_instances, _errors, _broken)
-    for table in tables:
-        table.clear()
-    _plugins_read = False
+    _instances.clear()
+    _errors.clear()
+    PLUGINS.reload()
 
 
 def _entry(name: str) -> Entry:
@@ -255,29 +303,13 @@ def _entry(name: str) -> Entry:
 
 def _read_plugins() -> None:
     """Add the entry points of the group `csp.backends`, once, without importing them."""
-    global _plugins_read
-    if _plugins_read:
-        return
-    _plugins_read = True
-    try:
-        from importlib import metadata
-
-        points = metadata.entry_points(group=GROUP)
-    except Exception as err:  # noqa: BLE001 - broken metadata must not break csp
-        _broken["?"] = f"the installed packages' entry points could not be read: {err}"
-        return
-    for point in points:
-        dist = getattr(point.dist, "name", None) or "an unknown distribution"
-        where = f"plug-in {point.name!r} of {dist} (entry point {point.name} = {point.value})"
-        if point.name in REGISTRY:
-            # The first one holds; a clash never replaces a built-in silently.
-            taken = REGISTRY[point.name].origin
-            _broken.setdefault(f"{point.name} ({dist})",
-                               f"{where}: the name {point.name!r} is taken by the {taken}")
+    for plugin in PLUGINS.read():
+        if plugin.name in REGISTRY:
+            PLUGINS.clash(plugin, REGISTRY[plugin.name].origin)
             continue
-        module, _, attr = point.value.partition(":")
-        REGISTRY[point.name] = Entry(point.name, module.strip(), attr.strip(), origin="plug-in",
-                                     distribution=dist)
+        REGISTRY[plugin.name] = Entry(plugin.name, plugin.module, plugin.attribute,
+                                      origin="plug-in", distribution=plugin.distribution,
+                                      plugin=plugin)
 
 
 def _load(name: str) -> Backend | None:
@@ -304,13 +336,9 @@ def _load(name: str) -> Backend | None:
 
 
 def _load_plugin(entry: Entry) -> Backend | None:
-    where = (f"plug-in {entry.name!r} of {entry.distribution} "
-             f"(entry point {entry.name} = {entry.module}:{entry.cls})")
+    assert entry.plugin is not None
     try:
-        module = importlib.import_module(entry.module)
-        target: Any = module
-        for part in entry.cls.split("."):
-            target = getattr(target, part)
+        target = entry.plugin.load()
         backend = target() if isinstance(target, type) else target
         problems = validate(backend, probe=True)
         if not problems and backend.name != entry.name:
@@ -318,9 +346,7 @@ def _load_plugin(entry: Entry) -> Backend | None:
     except Exception as err:  # noqa: BLE001 - any failure of a plug-in is reported, not raised
         problems = [f"it failed to load: {type(err).__name__}: {err}"]
     if problems:
-        reason = f"{where}: {'; '.join(problems)}"
-        _errors[entry.name] = reason
-        _broken[entry.name] = reason
+        _errors[entry.name] = PLUGINS.refuse(entry.plugin, "; ".join(problems))
         return None
     _instances[entry.name] = backend
     return backend
@@ -339,6 +365,7 @@ __all__ = [
     "known",
     "name_of",
     "native_form",
+    "parse_names",
     "register",
     "reload",
     "unregister",

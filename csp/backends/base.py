@@ -21,7 +21,7 @@ never a backend's name, decides what the rest of `csp` does with it:
   a cover lowered to a `Model` (a sum between the bounds per item) if it takes
   models, and refuses it otherwise. `SPLIT` covers only the covers without
   bounds: a bounded cover is counted whole;
-- `FAMILY`: the backend also implements `solve_many(problem, givens, count=,
+- `FAMILY`: the backend also implements `solve_family(problem, givens, count=,
   progress=)` on its native form: many puzzles of one shape, the structure
   compiled once and each puzzle only its givens (forced options for an exact
   cover, fixed domains for a model), yielding a `Result` per puzzle (see
@@ -37,10 +37,11 @@ never a backend's name, decides what the rest of `csp` does with it:
   backend's `count`): a search that runs in the calling thread, starts no
   thread or process, and comes back to Python between short slices (so
   `race` runs such a member in its own process);
-- a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`): a
-  model backend that takes that kind of constraint as it is. A constraint of
-  another kind is decomposed (into a `Table`, or an all-different into `!=`
-  pairs) or refused before solving (see `csp.dispatch`).
+- a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`,
+  and those of `ALL_CONSTRAINT_KINDS`: `"Logic"`, `"Element"`, `"Regular"`,
+  ...): a model backend that takes that kind of constraint as it is. A
+  constraint of another kind is decomposed (`csp.decompose`) or refused
+  before solving (see `csp.dispatch`).
 
 A backend may also say what it refuses in a form it takes, before solving:
 `refuses(problem) -> str | None` (`bitmask`: a domain of over 64 values).
@@ -56,9 +57,12 @@ import numbers
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from csp.result import Result, Stats, Status
+
+if TYPE_CHECKING:
+    from csp.problem import Problem
 
 Progress = Callable[[Stats], None]
 """A progress callback: called now and then with the statistics so far."""
@@ -70,7 +74,7 @@ COLOURS = "colours"
 MULTIPLICITIES = "multiplicities"
 """An exact-cover backend that takes primary items with bounds (multiplicities)."""
 FAMILY = "family"
-"""The backend solves many puzzles of one shape in one compiled loop (`solve_many`)."""
+"""The backend solves many puzzles of one shape in one compiled loop (`solve_family`)."""
 MEMO = "memo"
 """Memoized counting: `count` takes memo=, memo_bytes=, branch=; `zdd` builds the diagram."""
 PORTFOLIO = "portfolio"
@@ -80,8 +84,26 @@ backends a refusal names) leave it out (`csp.backends.engines`)."""
 SLICED = "sliced"
 """The backend's searches are `SlicedSearch`es: in the calling thread, no
 thread or process of their own, back in Python between short slices."""
+PROJECTION = "projection"
+"""A model backend whose `solutions` and `count` also take `over=` (a list of
+variable names) and give the distinct assignments of those variables only
+(`csp.projection`); the others are projected by blocking."""
 CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
-"""The kinds of constraint (`Constraint.kind`) a model backend may declare."""
+"""The kinds of constraint every model backend takes: all-different, linear
+(`Sum`), tables and (in)equalities. `Constraint.kinds()` names what a
+constraint needs."""
+LOGIC = "Logic"
+"""`And`, `Or`, `Not`, `Implies`, `Xor` and `Iff` over literals (`csp.logic`)."""
+FUNCTION_KINDS = frozenset({"Element", "Count", "NValue", "Minimum", "Maximum", "Abs", "Times",
+                            "Div", "Mod"})
+"""A function compared with a variable or an int (`csp.expressions`)."""
+GLOBAL_KINDS = frozenset({"AllEqual", "AllDifferentExcept", "Increasing", "Decreasing", "Lex",
+                          "GlobalCardinality", "Regular", "Circuit", "Inverse", "Connected"})
+"""The global constraints of `csp.global_constraints`."""
+ALL_CONSTRAINT_KINDS = (CONSTRAINT_KINDS | FUNCTION_KINDS | GLOBAL_KINDS
+                        | {LOGIC, "SumNotEqual", "Intension"})
+"""Every kind of constraint a model backend may declare; any it does not
+declare is decomposed by the dispatch layer (`csp.decompose`) or refused."""
 
 
 @runtime_checkable
@@ -93,7 +115,7 @@ class Backend(Protocol):
 
     def solutions(
         self,
-        problem: Any,
+        problem: Problem,
         *,
         limit: int | None = None,
         time_limit: float | None = None,
@@ -102,7 +124,7 @@ class Backend(Protocol):
 
     def count(
         self,
-        problem: Any,
+        problem: Problem,
         *,
         time_limit: float | None = None,
         progress: Progress | None = None,
@@ -170,8 +192,8 @@ def validate(backend: Any, *, probe: bool = False) -> list[str]:
     if not problems and SPLIT in backend.capabilities and not isinstance(backend, Splitting):
         problems.append("it declares 'split' but lacks split/choose/count_chosen")
     if (not problems and FAMILY in backend.capabilities
-            and not callable(getattr(backend, "solve_many", None))):
-        problems.append("it declares 'family' but lacks solve_many")
+            and not callable(getattr(backend, "solve_family", None))):
+        problems.append("it declares 'family' but lacks solve_family")
     if problems or not probe:
         return problems
     return _probe(backend)

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 from ortools.util.python.sorted_interval_list import Domain
 
+from csp.backends import cpsat_globals
 from csp.backends.base import COLOURS, CONSTRAINT_KINDS, MULTIPLICITIES, Progress, Search
 from csp.constraints import AllDifferent, Compare, Linear, Table
 from csp.errors import InputError
@@ -136,6 +137,25 @@ def _compile_model(m: Model) -> Compiled:
         else:
             model.add_allowed_assignments(scope, kept)
 
+    def literal(c: Compare) -> Any:
+        """A literal true exactly when the comparison holds."""
+        x = xs[index[c.scope[0]]]
+        lit = model.new_bool_var("")
+        if c.constant is None:
+            right: Any = xs[index[c.scope[1]]]
+        else:
+            right = encode(c.constant)
+            if right is None:  # a value the variable cannot take
+                model.add(lit == int(c.op == "!="))
+                return lit
+        model.add(x == right).only_enforce_if(lit)
+        model.add(x != right).only_enforce_if(lit.Not())
+        return lit if c.op == "==" else lit.Not()
+
+    translator = cpsat_globals.Translator(
+        model, {x: m.variables[x].domain for x in names},
+        lambda name: value_of(index[name]), literal)
+
     for c in m.constraints:
         scope = [xs[index[x]] for x in c.scope]
         if isinstance(c, AllDifferent):
@@ -146,12 +166,16 @@ def _compile_model(m: Model) -> Compiled:
             total = cp_model.LinearExpr.weighted_sum(terms, list(c.weights))
             if c.op == "==":
                 model.add(total == c.rhs)
+            elif c.op == "!=":
+                model.add(total != c.rhs)
             elif c.op == "<=":
                 model.add(total <= c.rhs)
             else:
                 model.add(total >= c.rhs)
         elif isinstance(c, Table):  # a Relation too: its tuples are expanded
             table(scope, c.tuples, c.forbidden)
+        elif c.kinds() & cpsat_globals.KINDS:
+            translator.add(c)
         elif isinstance(c, Compare):
             if c.constant is None:
                 right: Any = scope[1]
@@ -512,7 +536,8 @@ class CPSATBackend:
     name: ClassVar[str] = "cpsat"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS, MULTIPLICITIES}
+    capabilities: ClassVar[frozenset[str]] = (CONSTRAINT_KINDS | cpsat_globals.KINDS
+                                              | {COLOURS, MULTIPLICITIES})
 
     def solutions(self, problem: Any, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None

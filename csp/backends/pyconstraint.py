@@ -4,7 +4,11 @@ A plain backtracking solver with forward checking, written in Python and
 compiled with Cython: slow, but independent of the other backends, which is
 what a cross-check wants. Constraints map onto its built-ins where they exist
 (all-different, exact/min/max sums with multipliers, in-set, all-equal); a
-table is a function constraint over a set of tuples.
+table is a function constraint over a set of tuples; every other kind of
+the model language (logic, the functions, the globals) is a function
+constraint calling the constraint's own checker once its scope is assigned:
+python-constraint checks predicates, so it takes every kind as it is, where
+a decomposition would give it auxiliary variables to search over.
 
 An `ExactCover` is taken natively, not as one 0/1 variable per option with
 sums (a coloured 4x4 word square took minutes that way): one variable per
@@ -42,11 +46,11 @@ from typing import Any, ClassVar
 
 import constraint as pc
 
-from csp.backends.base import COLOURS, CONSTRAINT_KINDS, Progress, Search
-from csp.constraints import AllDifferent, Compare, Linear, Table
+from csp.backends.base import ALL_CONSTRAINT_KINDS, COLOURS, Progress, Search
+from csp.constraints import AllDifferent, Compare, Constraint, Linear, Table
 from csp.exactcover import ExactCover
+from csp.global_constraints import AllEqual
 from csp.model import Assignment, Model
-from csp.reformulate import allowed_tuples
 from csp.result import Result, Status
 
 
@@ -137,6 +141,8 @@ def build(m: Model, clock: _Clock | None = None) -> pc.Problem | None:
         if isinstance(c, AllDifferent):
             if len(scope) > 1:
                 problem.addConstraint(pc.AllDifferentConstraint(), scope)
+        elif isinstance(c, Linear) and c.op == "!=":
+            problem.addConstraint(pc.FunctionConstraint(_differs(c.weights, c.rhs)), scope)
         elif isinstance(c, Linear):
             weights = None if all(w == 1 for w in c.weights) else list(c.weights)
             kind = {"==": _EXACT, ">=": _MIN, "<=": _MAX}[c.op]
@@ -153,16 +159,28 @@ def build(m: Model, clock: _Clock | None = None) -> pc.Problem | None:
             values = {t[0] for t in c.tuples}
             kind = pc.NotInSetConstraint if c.forbidden else pc.InSetConstraint
             problem.addConstraint(kind(values), scope)
+        elif isinstance(c, AllEqual):
+            problem.addConstraint(pc.AllEqualConstraint(), scope)
+        elif isinstance(c, Table):  # a Relation too: its tuples are expanded
+            problem.addConstraint(pc.FunctionConstraint(_member(c._set, not c.forbidden)),
+                                  scope)
         else:
-            if isinstance(c, Table):  # a Relation too: its tuples are expanded
-                rows, inside = c._set, not c.forbidden
-            else:
-                domains = [m.variables[x].domain for x in c.scope]
-                rows, inside = frozenset(allowed_tuples(c, domains)), True
-            problem.addConstraint(pc.FunctionConstraint(_member(rows, inside)), scope)
+            # Any other kind: its own checker, called once its scope is assigned.
+            problem.addConstraint(pc.FunctionConstraint(_holds(c)), scope)
     if clock is not None and names:
         problem.addConstraint(clock, list(range(len(names))))
     return problem
+
+
+def _holds(c: Constraint) -> Any:
+    scope = c.scope
+    return lambda *values: c.holds(dict(zip(scope, values)))
+
+
+def _differs(weights: tuple[int, ...], rhs: int) -> Any:
+    """The test of `sum(w * x) != rhs` (a function of its own, so that the
+    closure binds this constraint's weights, not the loop's last)."""
+    return lambda *values: sum(w * v for w, v in zip(weights, values)) != rhs
 
 
 def _member(rows: frozenset[tuple[int, ...]], inside: bool) -> Any:
@@ -404,7 +422,7 @@ class PythonConstraintBackend:
     name: ClassVar[str] = "python-constraint"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS}
+    capabilities: ClassVar[frozenset[str]] = ALL_CONSTRAINT_KINDS | {COLOURS}
 
     def solutions(self, problem: Model | ExactCover, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None

@@ -73,8 +73,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from csp.backends.base import (
+    ALL_CONSTRAINT_KINDS,
     COLOURS,
-    CONSTRAINT_KINDS,
     MULTIPLICITIES,
     PORTFOLIO,
     SLICED,
@@ -667,7 +667,7 @@ class Race:
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
     # Whatever a member cannot take, its own plan adapts or refuses (`runners`).
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS, MULTIPLICITIES,
+    capabilities: ClassVar[frozenset[str]] = ALL_CONSTRAINT_KINDS | {COLOURS, MULTIPLICITIES,
                                                                  PORTFOLIO}
     members: ClassVar[tuple[str, ...]] = ()
     """The members' names; empty: `DEFAULT`."""

@@ -35,7 +35,8 @@ from typing import Any
 
 from csp.bench.instances import Instance, UpToSymmetry
 from csp.errors import InputError
-from csp.exactcover import ExactCover, read_text_file
+from csp.exactcover import ExactCover
+from csp.io.text import read_text_file
 
 Skipped = list[tuple[str, str]]
 

@@ -1,5 +1,5 @@
 """Tilings with any number of copies of each tile, as exact covers: the
-instances on which memoized counting pays (see `docs/memo.md`), with their
+instances on which memoized counting pays (see `docs/how-to/memo.md`), with their
 closed forms where the field has one.
 
 An item per cell, an option per placement of a tile (every rotation); cells

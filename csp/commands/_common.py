@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from csp.exactcover import decode_text, read_bounded, read_text_file
+from csp.io.text import decode_text, read_bounded, read_text_file
 from csp.result import Stats, Status
 
 EXIT_NO_SOLUTION = 1
@@ -91,8 +91,8 @@ def backends_help(parser: argparse.ArgumentParser, action: argparse.Action, text
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:
-    """`--format` for a command that reads an exact cover (see `csp.coverfiles`)."""
-    from csp.coverfiles import FORMATS
+    """`--format` for a command that reads an exact cover (see `csp.io.covers`)."""
+    from csp.io.covers import FORMATS
 
     parser.add_argument("--format", choices=FORMATS, default="auto",
                         help="knuth; dimacs (a `p xc`/`p xcc` header, options of item "
@@ -103,7 +103,7 @@ def add_format_option(parser: argparse.ArgumentParser) -> None:
 def read_cover_input(args: argparse.Namespace) -> Any:
     """The exact cover of `args.file` (`-` = standard input) in `args.format`;
     what is dropped in reading (an option without a primary item) is said on stderr."""
-    from csp.coverfiles import read_cover
+    from csp.io.covers import read_cover
 
     text, source = (None, args.file) if args.file.endswith(".npy") else read_input(args.file)
     return read_cover(source, args.format, text=text, warn=warn)
@@ -122,7 +122,7 @@ def backend_list(text: str | None) -> list[str] | None:
     from csp import backends
     from csp.errors import InputError
 
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names = backends.parse_names(text)
     if not names:
         raise InputError("--backends: no backend named")
     for name in names:
@@ -238,7 +238,8 @@ def memory_size(text: str) -> int:
 
 def add_memo_options(parser: argparse.ArgumentParser) -> None:
     """`--memo`, `--memo-bytes` and `--branch`, for counting with a memo."""
-    group = parser.add_argument_group("counting with a memo (with --count; see docs/memo.md)")
+    group = parser.add_argument_group("counting with a memo (with --count; see "
+                                      "docs/how-to/memo.md)")
     group.add_argument("--memo", choices=("auto", "on", "off"), default="auto",
                        help="keep the counts of subproblems met before (dlx): auto (the "
                        "default) keeps the memo while it pays, on, off")

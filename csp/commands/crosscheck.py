@@ -43,9 +43,9 @@ from csp.commands._common import (
     seconds,
     warn,
 )
-from csp.coverfiles import read_cover
 from csp.crosscheck import DEFAULT_LIMIT
 from csp.errors import InputError
+from csp.io.covers import read_cover
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -245,7 +245,7 @@ def _solve_family(kind: Kind, puzzles: list[Any], args: argparse.Namespace, bar:
     as `_solve_one` would; yield each one's status, statistics and count."""
     form = args.form or _native_form(kind, args.backend)
     problem, givens = csp.family(kind, puzzles, form)
-    for puzzle, result in zip(puzzles, csp.solve_many(problem, givens, args.backend,
+    for puzzle, result in zip(puzzles, csp.solve_family(problem, givens, args.backend,
                                                       count=args.count)):
         texts = []
         if result.solution is not None and not args.count:

@@ -72,9 +72,35 @@ def count(
     `stats.extra["subproblems"]` says how many pieces were counted and
     `stats.extra["workers"]` what each worker did. `progress` gets the
     statistics so far about five times a second, with `extra` saying the
-    subproblems done and left. `memo`, `memo_bytes` and `branch` are those of
-    `csp.count`: each worker keeps its own memo (of `memo_bytes`) across the
-    subproblems it counts.
+    subproblems done and left.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backend: a name, `"auto"` or a backend object; how the tree is cut
+            follows its capabilities (its own tree if it has `split`).
+        workers: processes (or the cluster's threads); default: all cores.
+        executor: anything with `submit` (a Dask `distributed.Client`).
+        scheduler: the address of a Dask scheduler to connect to.
+        time_limit: seconds, from the call.
+        checkpoint: a file journalling each finished subproblem: the same
+            call after a crash counts only what is missing.
+        progress: called with the statistics so far.
+        up_to_symmetry: not taken here (it runs on one process).
+        memo: as for `csp.count` ("auto", True or False): each worker keeps
+            its own memo across the subproblems it counts.
+        memo_bytes: the bound of each worker's memo.
+        branch: "mrv" or "first", as for `csp.count`.
+
+    Returns:
+        A `Result`, the same count as `csp.count`'s.
+
+    Raises:
+        InputError: a bad argument, both `executor` and `scheduler`, a
+            checkpoint of another problem, or `up_to_symmetry`.
+
+    >>> from csp.testing import queens_cover
+    >>> count(queens_cover(6), workers=2).count
+    4
     """
     started = time.perf_counter()
     time_limit = check_time_limit(time_limit)

@@ -19,7 +19,7 @@ key's children partition the subtree below the key, so counts add up.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from csp import dispatch
@@ -29,6 +29,35 @@ from csp.model import Model
 from csp.result import Result
 
 Key = tuple[int, ...]
+
+
+def prefixes(plan: dispatch.Plan, target_pieces: int) -> list[tuple[Hashable, ...]]:
+    """Prefixes of `plan`'s own search tree (a `SPLIT` backend) whose subtrees
+    partition its solutions: the shallowest level with at least `target_pieces`.
+
+    Levels with one choice (a sudoku's forced cells) do not count: the split
+    goes deeper until the tree branches. Each level costs at most the nodes
+    above it, fewer than `target_pieces` per level until the last.
+    """
+    splitter: Any = plan.backend
+    found: list[tuple[Hashable, ...]] = [()]
+    depth = 0
+    while len(found) < target_pieces:
+        depth += 1
+        found = [tuple(prefix) for prefix in splitter.split(plan.target, (), depth)]
+        if not found or max(len(prefix) for prefix in found) < depth:
+            break  # every branch ended above this depth: nothing deeper to split
+    return found
+
+
+def count_below(plan: dispatch.Plan, prefix: Sequence[Hashable],
+                time_limit: float | None = None) -> Result:
+    """The solutions of `plan` that extend `prefix` (a `SPLIT` backend)."""
+    splitter: Any = plan.backend
+    result = dispatch.checked(splitter.count_chosen(plan.target, prefix, time_limit=time_limit,
+                                                    **plan.memo), plan.name)
+    result.backend = plan.name
+    return result
 
 
 class Splitter:
@@ -83,7 +112,7 @@ class PrefixSplitter(Splitter):
 
     def first(self, target: int) -> list[Key]:
         return [tuple(int(k) for k in prefix)  # type: ignore[call-overload]
-                for prefix in dispatch.prefixes(self.plan, target)]
+                for prefix in prefixes(self.plan, target)]
 
     def children(self, key: Key) -> list[Key] | None:
         splitter: Any = self.plan.backend
@@ -95,7 +124,7 @@ class PrefixSplitter(Splitter):
         return found
 
     def count(self, key: Key, time_limit: float | None) -> Result:
-        return dispatch.count_below(self.plan, key, time_limit)
+        return count_below(self.plan, key, time_limit)
 
 
 class ValueSplitter(Splitter):

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
 from csp.errors import InputError
+from csp.plugins import PluginGroup
 from csp.problems.kind import Kind
 
 GROUP = "csp.problems"
@@ -45,8 +46,11 @@ BUILTIN: dict[str, str] = {
 
 KINDS = BUILTIN  # the name this mapping had before kinds were plug-ins
 
-_plugins: dict[str, Kind] | None = None
-_broken: dict[str, str] = {}
+PLUGINS = PluginGroup(GROUP, "puzzle kind")
+"""The entry points of `csp.problems`, read on first use."""
+
+_plugins: dict[str, Kind] = {}
+_broken = PLUGINS.broken
 
 
 def get(name: str) -> Kind:
@@ -82,9 +86,8 @@ def broken() -> dict[str, str]:
 def reload() -> None:
     """Forget the plug-in kinds read so far: the next call reads the entry
     points again (after installing or removing a plug-in in a running process)."""
-    global _plugins
-    _plugins = None
-    _broken.clear()
+    _plugins.clear()
+    PLUGINS.reload()
 
 
 def describe() -> dict[str, str]:
@@ -93,34 +96,22 @@ def describe() -> dict[str, str]:
 
 
 def _read_plugins() -> dict[str, Kind]:
-    global _plugins
-    if _plugins is not None:
-        return _plugins
-    _plugins = {}
-    try:
-        from importlib import metadata  # here: a run on a built-in kind never reads them
-
-        points = metadata.entry_points(group=GROUP)
-    except Exception as err:  # noqa: BLE001 - broken metadata must not break csp
-        _broken["?"] = f"the installed packages' entry points could not be read: {err}"
-        return _plugins
-    for point in points:
-        dist = getattr(point.dist, "name", None) or "an unknown distribution"
-        where = f"puzzle kind {point.name!r} of {dist} (entry point {point.name} = {point.value})"
-        if point.name in BUILTIN or point.name in _plugins:
-            _broken[f"{point.name} ({dist})"] = f"{where}: the name is taken"
+    """The plug-in kinds (read and loaded on first use), each checked to be a `Kind`."""
+    for plugin in PLUGINS.read():
+        if plugin.name in BUILTIN or plugin.name in _plugins:
+            PLUGINS.clash(plugin, "built-in" if plugin.name in BUILTIN else "plug-in read before")
             continue
         try:
-            kind = point.load()
+            kind = plugin.load()
         except Exception as err:  # noqa: BLE001 - a broken plug-in is reported, not raised
-            _broken[point.name] = f"{where}: it failed to load: {type(err).__name__}: {err}"
+            PLUGINS.refuse(plugin, f"it failed to load: {type(err).__name__}: {err}")
             continue
         if not isinstance(kind, Kind):
-            _broken[point.name] = f"{where}: it is a {type(kind).__name__}, not a csp.problems.Kind"
-        elif kind.name != point.name:
-            _broken[point.name] = f"{where}: its name is {kind.name!r}"
+            PLUGINS.refuse(plugin, f"it is a {type(kind).__name__}, not a csp.problems.Kind")
+        elif kind.name != plugin.name:
+            PLUGINS.refuse(plugin, f"its name is {kind.name!r}")
         else:
-            _plugins[point.name] = kind
+            _plugins[plugin.name] = kind
     return _plugins
 
 

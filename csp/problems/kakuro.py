@@ -4,7 +4,7 @@ digits adding up to its *clue*.
 
 Two input formats, told apart by the first line:
 
-- *algospot* (docs/PROBLEMS.md section 3): `T`, then per case `n`, n rows of n
+- *algospot* (docs/developing/problems.md section 3): `T`, then per case `n`, n rows of n
   integers (1 white, 0 black), `q`, and q hints `r c d s` (1-based black cell,
   d = 0 for the run to its right, 1 for the run below it, s its sum);
 - *grid*: one line per row of tokens separated by spaces: `#` black, `.`

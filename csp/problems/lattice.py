@@ -5,7 +5,7 @@
 top to bottom) at n x n points. A notch is deep (`0`) or shallow (`1`); at
 every crossing one board must be deep and the other shallow. A board may be
 used either side up, so a board equals its reverse. The question is the
-number of *essentially different* lattices (docs/PROBLEMS.md section 7): lattices
+number of *essentially different* lattices (docs/developing/problems.md section 7): lattices
 equal under mirroring, rotation by 180 degrees, or turning over (which
 exchanges the vertical and horizontal boards) are one. Boards with the same
 notches (up to reversal) are interchangeable, so a lattice is its matrix of

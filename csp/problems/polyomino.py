@@ -1,4 +1,4 @@
-"""Polyomino tiling in the "puzzle box" format (docs/PROBLEMS.md section 5).
+"""Polyomino tiling in the "puzzle box" format (docs/developing/problems.md section 5).
 
 A file is a map, then a blank line, then the pieces. In the map `#` is a wall
 and `.` a free cell. Each piece is drawn with `#` (and `.` or spaces for

@@ -1,6 +1,6 @@
 """N queens: n queens on an n x n board, no two in one row, column or diagonal.
 
-The classic exact cover with secondary items (docs/PROBLEMS.md section 6): rows
+The classic exact cover with secondary items (docs/developing/problems.md section 6): rows
 and columns are primary (exactly one queen each), the 2n-1 + 2n-1 diagonals
 secondary (at most one queen each); one option per square, carrying (r, c).
 

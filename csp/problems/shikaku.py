@@ -1,5 +1,5 @@
 """Shikaku (divide into rectangles): cut the grid into rectangles, each holding
-exactly one clue, whose area is that clue (docs/PROBLEMS.md section 4).
+exactly one clue, whose area is that clue (docs/developing/problems.md section 4).
 
 Input: `w h`, then h lines of w integers, 0 for a blank and k > 0 for a clue;
 a file may hold several puzzles one after the other. Clues that do not add up

@@ -4,7 +4,7 @@ Glossary (after Norvig): a *cell* is (row, column), 0-based; a *unit* is a
 row, a column or a box; a *given* is a digit fixed by the puzzle; a *digit*
 is 1..N and is written with the puzzle's *symbols* (`symbols[d - 1]`).
 
-Input, one puzzle per line (docs/PROBLEMS.md section 2):
+Input, one puzzle per line (docs/developing/problems.md section 2):
 
 - N*N symbols in row-major order, `.` for a blank (and `0` too when `0` is not
   one of the symbols), e.g. 81 characters for 9x9. Anything after the first
@@ -16,7 +16,7 @@ the given `symbols` and the line is a whole puzzle; blank lines and `#`
 comments are skipped. N is inferred from the line length, the box shape is
 the squarest r x c with r <= c (3x3 for 9, 2x3 for 6) unless `boxes=(r, c)`
 is given, and the symbols are, unless `symbols` is given: `1-9` cut to N for
-N <= 9 (`.` and `0` are both blanks, as docs/PROBLEMS.md has it for 9x9); for a
+N <= 9 (`.` and `0` are both blanks, as docs/developing/problems.md has it for 9x9); for a
 larger N the first of `1-9A-Z`, `0-9A-Z`, `A-Z` (cut to N symbols) that holds
 every symbol of the line (a line with both `.` and `0` uses `0` as a symbol).
 Output: one line per puzzle in the same symbols (or the same grid of

@@ -10,8 +10,8 @@ from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 
-Problem = Any  # an ExactCover or a Model
 Permutation = Sequence[int]
+
 
 def induced(
     xc: ExactCover,

@@ -12,9 +12,9 @@ import numpy as np
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
+from csp.problem import Problem
 from csp.symmetry.points import Points
 
-Problem = Any  # an ExactCover or a Model
 Permutation = Sequence[int]
 
 MAX_GROUP = 100_000

@@ -15,8 +15,8 @@ from csp.constraints import AllDifferent, Compare, Constraint
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
+from csp.problem import Problem
 
-Problem = Any  # an ExactCover or a Model
 Permutation = Sequence[int]
 
 MAX_NOGOODS = 200_000

@@ -16,12 +16,12 @@ from csp.constraints import Table
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
+from csp.problem import Problem
 from csp.result import Result
 from csp.symmetry.group import IN, MAYBE, OUT, REJECT, Group
 from csp.symmetry.prune import pruned
 from csp.symmetry.walk import UpToSymmetry
 
-Problem = Any  # an ExactCover or a Model
 Permutation = Sequence[int]
 
 LEADER_TUPLES = 4096

@@ -34,6 +34,23 @@ def assert_backends_agree(
 
     `time_limit` (seconds, per backend; default none): a backend that runs
     out is a failure too, since it showed no agreement.
+
+    Args:
+        problem: an `ExactCover` or a `Model`.
+        backends: names or backend objects; None: pytest's choice, or every
+            available backend that takes the problem.
+        time_limit: seconds per backend.
+        limit: solutions kept per backend to compare the sets.
+
+    Returns:
+        The `CrosscheckReport`, when they all agree.
+
+    Raises:
+        AssertionError: a backend disagrees, fails or does not finish.
+
+    >>> from csp.testing import queens_cover
+    >>> assert_backends_agree(queens_cover(5), ["dlx", "bitmask"]).runs[0].count
+    10
     """
     if backends is None:
         # The plug-in is loaded only under pytest: elsewhere there is no option to read.

@@ -29,7 +29,7 @@ from typing import ClassVar
 import numpy as np
 
 from csp.backends.base import CONSTRAINT_KINDS, FAMILY, PAUSED, SLICED, Progress, SlicedSearch
-from csp.backends.bitmask import batch, kernel, learn
+from csp.backends.bitmask import family, kernel, layout, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
 from csp.model import Assignment, Model
 from csp.result import Result, Stats, Status
@@ -49,14 +49,14 @@ class BitmaskSearch(SlicedSearch):
         self.state = kernel.new_state(self.arrays, options)
         self.cutoff = options.restarts
         if not self.compiled.feasible:
-            self.state.st[kernel.PHASE] = kernel.PHASE_DONE
+            self.state.st[layout.PHASE] = layout.PHASE_DONE
 
     def _advance(self, count_only: bool, budget: int) -> int:
-        stop = int(self.state.st[kernel.NODES]) + budget
+        stop = int(self.state.st[layout.NODES]) + budget
         while True:
-            left = max(1, stop - int(self.state.st[kernel.NODES]))
+            left = max(1, stop - int(self.state.st[layout.NODES]))
             event = int(kernel.search(self.arrays, self.state, count_only, left))
-            if event != kernel.RESTART:
+            if event != layout.RESTART:
                 return event
             self.cutoff = int(self.cutoff * learn.GROWTH) + 1
             self.arrays, self.state = learn.restart(self.arrays, self.state, self.cutoff)
@@ -70,12 +70,12 @@ class BitmaskSearch(SlicedSearch):
 
     def _measure(self, stats: Stats) -> None:
         st = self.state.st
-        stats.solutions = int(st[kernel.SOLUTIONS])
-        stats.nodes = int(st[kernel.NODES])
-        stats.failures = int(st[kernel.FAILURES])
-        stats.extra["propagations"] = int(st[kernel.PROPAGATIONS])
-        stats.extra["strong"] = int(st[kernel.STRONG])
-        stats.extra["restarts"] = int(st[kernel.RESTARTS])
+        stats.solutions = int(st[layout.SOLUTIONS])
+        stats.nodes = int(st[layout.NODES])
+        stats.failures = int(st[layout.FAILURES])
+        stats.extra["propagations"] = int(st[layout.PROPAGATIONS])
+        stats.extra["strong"] = int(st[layout.STRONG])
+        stats.extra["restarts"] = int(st[layout.RESTARTS])
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
 
@@ -92,8 +92,8 @@ class BitmaskBackend:
     accepts: ClassVar[tuple[type, ...]] = (Model,)
     capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {FAMILY, SLICED}
 
-    WDEG: ClassVar[dict[str, int]] = {"off": kernel.WDEG_OFF, "ties": kernel.WDEG_TIES,
-                                      "ratio": kernel.WDEG_RATIO}
+    WDEG: ClassVar[dict[str, int]] = {"off": layout.WDEG_OFF, "ties": layout.WDEG_TIES,
+                                      "ratio": layout.WDEG_RATIO}
 
     def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
                  wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
@@ -153,7 +153,7 @@ class BitmaskBackend:
                              progress=progress).count()
 
 
-    def solve_many(self, problem: Model, givens: Sequence[Mapping[object, Sequence[int]]], *,
+    def solve_family(self, problem: Model, givens: Sequence[Mapping[object, Sequence[int]]], *,
                    count: bool = False, progress: Progress | None = None
                    ) -> Iterator[Result]:
         """Each puzzle `problem` with the domains `givens[j]` (`{name: values}`)
@@ -174,17 +174,17 @@ class BitmaskBackend:
             starts.append(len(fixed_var))
         fresh = kernel.new_state(p)
         if not compiled.feasible:
-            fresh.st[kernel.PHASE] = kernel.PHASE_DONE
+            fresh.st[layout.PHASE] = layout.PHASE_DONE
         state = kernel.new_state(p)
-        where = np.zeros(batch.BATCH_SIZE, dtype=np.int64)
-        out = np.zeros((len(givens), batch.OUT_SIZE), dtype=np.int64)
+        where = np.zeros(family.BATCH_SIZE, dtype=np.int64)
+        out = np.zeros((len(givens), family.OUT_SIZE), dtype=np.int64)
         found = np.zeros((len(givens), max(len(compiled.names), 1)), dtype=np.int64)
         arrays = (np.asarray(starts, dtype=np.int64), np.asarray(fixed_var, dtype=np.int64),
                   np.asarray(fixed_mask, dtype=np.int64))
         done = 0
         clock = time.perf_counter()
         while done < len(givens):
-            now = batch.solve_batch(p, state, fresh, *arrays, count, where, out, found,
+            now = family.solve_batch(p, state, fresh, *arrays, count, where, out, found,
                                     BATCH_BUDGET)
             seconds = (time.perf_counter() - clock) / max(now - done, 1)
             for j in range(done, now):
@@ -192,8 +192,8 @@ class BitmaskBackend:
             done = now
             clock = time.perf_counter()
             if progress is not None:
-                progress(Stats(solutions=int(out[:done, batch.OUT_SOLUTIONS].sum()),
-                               nodes=int(out[:done, batch.OUT_NODES].sum())))
+                progress(Stats(solutions=int(out[:done, family.OUT_SOLUTIONS].sum()),
+                               nodes=int(out[:done, family.OUT_NODES].sum())))
 
 
 BATCH_BUDGET = 1 << 16
@@ -211,14 +211,14 @@ def _mask(position: dict[int, int], values: Sequence[int]) -> int:
 
 def _family_result(compiled: Compiled, out: np.ndarray, found: np.ndarray, count: bool,
                    seconds: float) -> Result:
-    solutions = int(out[batch.OUT_SOLUTIONS])
-    stats = Stats(solutions=solutions, nodes=int(out[batch.OUT_NODES]),
-                  failures=int(out[batch.OUT_FAILURES]), time=seconds)
+    solutions = int(out[family.OUT_SOLUTIONS])
+    stats = Stats(solutions=solutions, nodes=int(out[family.OUT_NODES]),
+                  failures=int(out[family.OUT_FAILURES]), time=seconds)
     solution = None
     if solutions and not count:
         solution = Assignment(zip(compiled.names, map(tuple.__getitem__, compiled.values,
                                                       found.tolist())))
-    exhausted = int(out[batch.OUT_DONE]) == 1
+    exhausted = int(out[family.OUT_DONE]) == 1
     return Result(solutions, Status.COMPLETE if exhausted else Status.SOLUTION_LIMIT, stats,
                   "bitmask", solution)
 

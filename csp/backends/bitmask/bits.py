@@ -10,6 +10,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+import csp._numba_cache  # noqa: F401  (compiled into the kernels: part of their cache stamp)
+
 _FALSE = ir.Constant(ir.IntType(1), 0)
 
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from csp.backends.bitmask.kernel import Problem, incidence
+from csp.backends.bitmask.layout import Problem, incidence
 from csp.constraints import (
     MAX_RELATION_TUPLES,
     AllDifferent,

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from csp.backends.bitmask import kernel
-from csp.backends.bitmask.kernel import NOGOOD, Problem, State
+from csp.backends.bitmask import layout
+from csp.backends.bitmask.layout import NOGOOD, Problem, State
 
 GROWTH = 1.5
 """Each cutoff (in failures) is this much longer than the one before."""
@@ -54,7 +54,7 @@ def nogoods(p: Problem, s: State) -> list[tuple[list[Literal], list[Literal]]]:
     """The nld-nogoods of the current branch, as (decisions in progress above,
     refuted alternatives at this level): each refuted alternative together
     with all the decisions above is one nogood."""
-    depth = int(s.st[kernel.DEPTH])
+    depth = int(s.st[layout.DEPTH])
     out: list[tuple[list[Literal], list[Literal]]] = []
     above: list[Literal] = []
     for level in range(1, depth + 1):
@@ -115,7 +115,7 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
     all_kind = np.concatenate(kind)
     all_cvars = np.concatenate(cvars)
     cstart = np.concatenate([p.cstart, np.array(cstart_tail, dtype=np.int64)])
-    vcstart, vcons, vcnog, ventry = kernel.incidence(all_kind, cstart, all_cvars, len(p.dom0))
+    vcstart, vcons, vcnog, ventry = layout.incidence(all_kind, cstart, all_cvars, len(p.dom0))
     added = len(all_cvars) - len(p.cvars)
     new_p = p._replace(
         dom0=root,
@@ -135,19 +135,19 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
         lc_start=np.concatenate([p.lc_start, np.full(len(all_kind) - n_old, p.lc_start[-1],
                                                      dtype=np.int64)]),
     )
-    fresh = kernel.new_state(new_p)
+    fresh = layout.new_state(new_p)
     fresh.st[:] = s.st
-    fresh.st[kernel.PHASE] = kernel.PHASE_START
-    fresh.st[kernel.DEPTH] = 0
-    fresh.st[kernel.TRAIL] = 0
-    fresh.st[kernel.QHEAD] = 0
-    fresh.st[kernel.QCOUNT] = 0
-    fresh.st[kernel.SHEAD] = 0
-    fresh.st[kernel.SCOUNT] = 0
-    fresh.st[kernel.OPT_PROBE] = 0  # the root was probed before the first restart
-    fresh.st[kernel.RESTARTS] += 1
-    fresh.st[kernel.LAST_CHOICE] = 0  # a new tree: no conflict yet
-    fresh.st[kernel.RESTART_AT] = int(s.st[kernel.FAILURES]) + cutoff
+    fresh.st[layout.PHASE] = layout.PHASE_START
+    fresh.st[layout.DEPTH] = 0
+    fresh.st[layout.TRAIL] = 0
+    fresh.st[layout.QHEAD] = 0
+    fresh.st[layout.QCOUNT] = 0
+    fresh.st[layout.SHEAD] = 0
+    fresh.st[layout.SCOUNT] = 0
+    fresh.st[layout.OPT_PROBE] = 0  # the root was probed before the first restart
+    fresh.st[layout.RESTARTS] += 1
+    fresh.st[layout.LAST_CHOICE] = 0  # a new tree: no conflict yet
+    fresh.st[layout.RESTART_AT] = int(s.st[layout.FAILURES]) + cutoff
     fresh.weight[:n_old] = s.weight[:n_old]
     fresh.vweight[:] = s.vweight
     fresh.match[: len(p.cvars)] = s.match
@@ -158,7 +158,7 @@ def _root(s: State) -> np.ndarray:
     """The domains at the root: s.dom with the trail undone down to level 1's mark."""
     dom = s.dom.copy()
     mark = int(s.mark[1])
-    changed = s.trail_var[mark:int(s.st[kernel.TRAIL])]
+    changed = s.trail_var[mark:int(s.st[layout.TRAIL])]
     # The oldest narrowing of a variable holds its mask at the root.
     variables, oldest = np.unique(changed, return_index=True)
     dom[variables] = s.trail_mask[mark + oldest]

@@ -3,8 +3,8 @@ Algorithm M (`mcc`, Knuth's DLX3) for a cover whose primary items have bounds.
 
 Two engines run Algorithm C: "cells" (the default: sparse sets, as in
 Knuth's SSXCC, see `cells_kernel`) and "links" (dancing links, as in DLX2, see
-`kernel`), chosen by `DLXBackend(engine=...)`. Algorithm M and families
-(`solve_many`) run on the links.
+`links_kernel`), chosen by `DLXBackend(engine=...)`. Algorithm M and families
+(`solve_family`) run on the links.
 
 >>> from csp import ExactCover
 >>> xc = ExactCover.from_text("a b c | x\\na x:0\\nb x:0\\nc x:1\\nb c\\n")
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from csp.backends.dlx.links import Links
 
-# The dancing links (`links`, `kernel`, `batch`) are numba kernels, imported on
+# The dancing links (`links`, `links_kernel`, `family_links`) are numba kernels, imported on
 # first use: importing numba and loading its cache cost a few tenths of a
 # second that a run on the cells engine need not pay.
 
@@ -70,9 +70,9 @@ class DLXSearch(SlicedSearch):
     backend = "dlx"
 
     def __init__(self, problem: ExactCover, links: Links | None = None, **limits) -> None:
-        from csp.backends.dlx import kernel
+        from csp.backends.dlx import links_kernel
 
-        self.kernel = kernel  # the links kernel (numba), loaded with the first search
+        self.kernel = links_kernel  # the links kernel (numba), loaded with the first search
         super().__init__(**limits)
         self.problem = problem
         self.links = build(problem) if links is None else links
@@ -327,14 +327,14 @@ class DLXBackend:
 
     # -- Families: one structure, many puzzles given by forced options ----------------
 
-    def solve_many(self, problem: ExactCover, givens: Sequence[Sequence[int]], *,
+    def solve_family(self, problem: ExactCover, givens: Sequence[Sequence[int]], *,
                    count: bool = False, progress: Progress | None = None) -> Iterator[Result]:
         """Each puzzle `problem` + `givens[j]` (option indices forced), solved
-        in one compiled loop over the structure built once (see `many`): its
+        in one compiled loop over the structure built once (see `family`): its
         first solution (`count`: its number of solutions), in order."""
-        from csp.backends.dlx import many
+        from csp.backends.dlx import family
 
-        return many.solve_many(problem, givens, count=count, progress=progress,
+        return family.solve_family(problem, givens, count=count, progress=progress,
                                on_cells=self.engine == "cells")
 
     def __getstate__(self) -> dict[str, object]:

@@ -74,7 +74,7 @@ from csp.backends.dlx.cells_slots import (  # noqa: F401  (the names of the kern
     UPDATES,
     new_state,
 )
-from csp.backends.dlx.kernel import _u
+from csp.backends.dlx.links_kernel import _u
 
 _FORWARD, _ADVANCE, _BACKUP, _ABORT = 0, 1, 2, 3
 pairs_at = njit(cache=True)(slots.pairs_at)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
-from csp.backends.dlx.kernel import COLOR, DLINK, TOP, ULINK
+from csp.backends.dlx.links_kernel import COLOR, DLINK, TOP, ULINK
 from csp.exactcover import ExactCover
 
 

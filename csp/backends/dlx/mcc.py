@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
-from csp.backends.dlx.kernel import (
+from csp.backends.dlx.links_kernel import (
     COLOR,
     DLINK,
     EXHAUSTED,
@@ -122,7 +122,7 @@ def _untweak(node, c, first, unblock):
 def _commit_rest(node, llink, rlink, bound, n_primary, xl, updates):
     # The other items of option xl: a primary one has one cover fewer left
     # (covered when none is left); a secondary one is covered or purified.
-    # (Algorithm C's `kernel._commit_rest` does the secondary part alike; it is
+    # (Algorithm C's `links_kernel._commit_rest` does the secondary part alike; it is
     # not shared, so that C's hot loop stays as it is, tuned on its own.)
     p = xl + 1
     while p != xl:
@@ -193,7 +193,7 @@ def _choose_item(node, rlink, bound, slack):
 @njit(cache=True)
 def search(node, llink, rlink, bound, slack, n_primary, x, best_at, first_at, state,
            count_only, budget):
-    """Run Algorithm M from the saved state until an event (as `kernel.search`).
+    """Run Algorithm M from the saved state until an event (as `links_kernel.search`).
 
     A solution is the option nodes among `x[:state[LEVEL]]` (header nodes,
     `<= n_items`, are null moves).

@@ -103,7 +103,7 @@ from csp.backends.dlx.cells_slots import (
     UPDATES,
     ZDD_GROW,
 )
-from csp.backends.dlx.kernel import _u
+from csp.backends.dlx.links_kernel import _u
 
 _FORWARD, _ADVANCE, _BACKUP, _ABORT = 0, 1, 2, 3
 

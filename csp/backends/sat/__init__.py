@@ -142,7 +142,7 @@ class SATBackend:
     name: ClassVar[str] = "sat"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {COLOURS, SLICED}
+    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {"SumNotEqual", COLOURS, SLICED}
 
     def refuses(self, problem: ExactCover | Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a model

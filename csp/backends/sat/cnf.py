@@ -272,8 +272,8 @@ def sum_layers(c: Linear, domains: Sequence[Sequence[int]]) -> list[list[int]] |
             return (f"{c.describe()} has over {MAX_TRANSITIONS:,} (partial sum, value) "
                     "transitions in sat's encoding of sums")
         layers.append({s + w * v for s in layers[-1] for v in domain})
-    accept = {"==": lambda s: s == c.rhs, "<=": lambda s: s <= c.rhs,
-              ">=": lambda s: s >= c.rhs}[c.op]
+    accept = {"==": lambda s: s == c.rhs, "!=": lambda s: s != c.rhs,
+              "<=": lambda s: s <= c.rhs, ">=": lambda s: s >= c.rhs}[c.op]
     kept = [{s for s in layers[-1] if accept(s)}]
     for w, domain, layer in zip(reversed(c.weights), reversed(domains), reversed(layers[:-1])):
         after = kept[0]

@@ -1,7 +1,7 @@
 """Many puzzles of one shape in one compiled loop: Algorithm C on a shared structure.
 
 The links of the shape are built once; each puzzle starts from a copy of
-them, forces its givens (options chosen before the search, as `kernel.choose`
+them, forces its givens (options chosen before the search, as `links_kernel.choose`
 replays a prefix) and searches, all inside the kernel. A call handles puzzles
 until a node budget is spent, keeping the current puzzle's search in its
 arrays, so that Python regains control now and then (Ctrl-C, progress)
@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
-from csp.backends.dlx import kernel
+from csp.backends.dlx import links_kernel
 from csp.backends.dlx.cells_slots import (  # the layout of the family loops' arrays
     OUT_DONE,
     OUT_NODES,
@@ -24,7 +24,7 @@ from csp.backends.dlx.cells_slots import (  # the layout of the family loops' ar
     PUZZLE,
     STARTED,
 )
-from csp.backends.dlx.kernel import BASE, LEVEL, NODES, PHASE, PHASE_DONE, SOLUTIONS, UPDATES
+from csp.backends.dlx.links_kernel import BASE, LEVEL, NODES, PHASE, PHASE_DONE, SOLUTIONS, UPDATES
 
 
 @njit(cache=True)
@@ -33,7 +33,7 @@ def _reset(flat, llink, rlink, flat0, llink0, rlink0, state):
     llink[:] = llink0
     rlink[:] = rlink0
     state[:] = 0
-    state[kernel.MAX_DEPTH] = -1
+    state[links_kernel.MAX_DEPTH] = -1
 
 
 @njit(cache=True)
@@ -54,23 +54,23 @@ def solve_batch(flat, llink, rlink, flat0, llink0, rlink0, first_primary, option
         if batch[STARTED] == 0:
             _reset(flat, llink, rlink, flat0, llink0, rlink0, state)
             for f in range(forced_start[j], forced_start[j + 1]):
-                if not kernel.choose(flat, llink, rlink, x, state, first_primary[forced[f]]):
+                if not links_kernel.choose(flat, llink, rlink, x, state, first_primary[forced[f]]):
                     state[PHASE] = PHASE_DONE  # givens that clash: no solution
                     break
             batch[STARTED] = 1
         before = state[NODES]
-        event = kernel.search(flat, llink, rlink, x, state, count_only, budget - spent)
+        event = links_kernel.search(flat, llink, rlink, x, state, count_only, budget - spent)
         spent += state[NODES] - before
-        if event == kernel.PAUSED:
+        if event == links_kernel.PAUSED:
             return batch[PUZZLE]
-        if event == kernel.FOUND:
+        if event == links_kernel.FOUND:
             level = state[LEVEL]
             chosen = np.sort(option_of[x[:level]])
             found[j, :level] = chosen
         out[j, OUT_SOLUTIONS] = state[SOLUTIONS]
         out[j, OUT_NODES] = state[NODES]
         out[j, OUT_UPDATES] = state[UPDATES]
-        out[j, OUT_DONE] = 1 if event == kernel.EXHAUSTED else 2
+        out[j, OUT_DONE] = 1 if event == links_kernel.EXHAUSTED else 2
         batch[PUZZLE] = j + 1
         batch[STARTED] = 0
         if spent >= budget:

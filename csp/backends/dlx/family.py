@@ -1,11 +1,11 @@
-"""Many puzzles of one shape (`DLXBackend.solve_many`): one compiled loop, no Python per puzzle.
+"""Many puzzles of one shape (`DLXBackend.solve_family`): one compiled loop, no Python per puzzle.
 
 The structure of the shape is built once; each puzzle starts from a copy of
 it, forces its givens (options chosen before the search, as `choose` replays a
 prefix) and searches, all inside the kernel. A call handles puzzles until a
 node budget is spent, so that Python regains control now and then (Ctrl-C,
 progress). Two loops do it: the C kernel's `solve_batch` on the dancing cells
-where it is built, else numba's `batch.solve_batch` on the dancing links.
+where it is built, else numba's `family_links.solve_batch` on the dancing links.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ Step = Callable[[np.ndarray, np.ndarray], int]
 return the number of puzzles done so far."""
 
 
-def solve_many(problem: ExactCover, givens: Sequence[Sequence[int]], *, count: bool,
+def solve_family(problem: ExactCover, givens: Sequence[Sequence[int]], *, count: bool,
                progress: Progress | None, on_cells: bool) -> Iterator[Result]:
     """Each puzzle `problem` + `givens[j]` (option indices forced): its first
     solution (`count`: its number of solutions), in order. `on_cells`: on the
@@ -86,19 +86,20 @@ def _on_cells(problem: ExactCover, starts: np.ndarray, forced: np.ndarray, count
 
 def _on_links(problem: ExactCover, starts: np.ndarray, forced: np.ndarray, count: bool) -> Step:
     # numba's kernels, imported only when they run.
-    from csp.backends.dlx import batch, kernel
+    from csp.backends.dlx import family_links, links_kernel
     from csp.backends.dlx.links import build
 
     links = build(problem)
     work = links.copy()
     x = np.zeros(links.n_primary + 1, dtype=np.int32)
-    state = kernel.new_state()
+    state = links_kernel.new_state()
     where = np.zeros(BATCH_SIZE, dtype=np.int64)
 
     def step(out: np.ndarray, found: np.ndarray) -> int:
-        return int(batch.solve_batch(work.flat, work.llink, work.rlink, links.flat, links.llink,
-                                     links.rlink, links.first_primary, links.option_of, starts,
-                                     forced, count, x, state, where, out, found, BATCH_BUDGET))
+        return int(family_links.solve_batch(
+            work.flat, work.llink, work.rlink, links.flat, links.llink, links.rlink,
+            links.first_primary, links.option_of, starts, forced, count, x, state, where, out,
+            found, BATCH_BUDGET))
 
     return step
 
@@ -113,4 +114,4 @@ def _result(out: np.ndarray, found: np.ndarray, count: bool, seconds: float) -> 
                   "dlx", solution)
 
 
-__all__ = ["BATCH_BUDGET", "OUT_SIZE", "solve_many"]
+__all__ = ["BATCH_BUDGET", "OUT_SIZE", "solve_family"]

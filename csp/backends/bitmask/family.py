@@ -12,7 +12,16 @@ from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.bitmask import kernel
-from csp.backends.bitmask.kernel import NODES, PHASE, PHASE_DONE, SOLUTIONS
+from csp.backends.bitmask.bits import highest
+from csp.backends.bitmask.layout import (
+    FAILURES,
+    FOUND,
+    NODES,
+    PAUSED,
+    PHASE,
+    PHASE_DONE,
+    SOLUTIONS,
+)
 
 PUZZLE, STARTED, BATCH_SIZE = 0, 1, 2
 """Slots of the `batch` array: the puzzle being solved, 1 once it is set up."""
@@ -49,14 +58,14 @@ def solve_batch(p, s, fresh, fixed_start, fixed_var, fixed_mask, count_only, bat
         before = s.st[NODES]
         event = kernel.search(p, s, count_only, budget - spent)
         spent += s.st[NODES] - before + 1  # a puzzle solved by propagation alone costs too
-        if event == kernel.PAUSED:
+        if event == PAUSED:
             return batch[PUZZLE]
-        if event == kernel.FOUND:
+        if event == FOUND:
             for v in range(len(s.dom)):
-                found[j, v] = kernel.highest(s.dom[v])
+                found[j, v] = highest(s.dom[v])
         out[j, OUT_SOLUTIONS] = s.st[SOLUTIONS]
         out[j, OUT_NODES] = s.st[NODES]
-        out[j, OUT_FAILURES] = s.st[kernel.FAILURES]
+        out[j, OUT_FAILURES] = s.st[FAILURES]
         out[j, OUT_DONE] = 1 if s.st[PHASE] == PHASE_DONE else 2
         batch[PUZZLE] = j + 1
         batch[STARTED] = 0

@@ -1,0 +1,218 @@
+"""The data of the bitmask kernel: what every one of its modules reads.
+
+`Problem` holds the arrays of a compiled model (`csp.backends.bitmask.compile`
+fills them), `State` the arrays of one search over it (`new_state`), with its
+scalars in `State.st` at the slots named here. Also here: the constraint kinds
+(one propagator each, see `csp.backends.bitmask.propagate`), the phases and
+events of the resumable search, the switchable techniques (`Options`), and
+`jit`, the one way every kernel function is compiled.
+
+All fields of both tuples are int64 arrays, whatever the model: so the kernel
+is compiled once, for those types, and numba's on-disk cache is always hit.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
+
+_NO_REFCOUNTS: dict[str, Any] = {"_nrt": False}
+"""The kernels allocate nothing, so they are compiled without numba's reference
+counting: with it, every call (and every inlined one) of a function that takes
+the `Problem` and `State` tuples increfs and decrefs each of their 41 arrays
+atomically, a third of the search time on the large sudokus."""
+jit: Any = functools.partial(njit, cache=True, **_NO_REFCOUNTS)
+"""How every kernel function is compiled: `@jit`, or `@jit(inline="always")` for
+the small ones that the search calls per value (numba inlines them where they
+are called, whichever module holds them)."""
+
+Problem = namedtuple(
+    "Problem",
+    [
+        "vals",  # every variable's sorted values, concatenated
+        "voff",  # vals[voff[v]:voff[v+1]] are variable v's values
+        "full",  # the mask of all of v's values
+        "dom0",  # the initial masks (unary constraints applied)
+        "kind",  # per constraint: ALLDIFF, LINEAR, ...
+        "cstart",  # the entries of constraint c: cstart[c]..cstart[c+1]
+        "cvars",  # per entry: the variable
+        "cshift",  # per entry: shift into the common value space, or -1: use tmap
+        "ctoff",  # per entry: offset of its bit map in tmap
+        "tmap",  # local bit -> common bit, for entries that need it
+        "pstart",  # the parameters of c: params[pstart[c]:pstart[c+1]]
+        "params",
+        "vcstart",  # variable -> constraints (CSR)
+        "vcons",
+        "vcnog",  # vcons[vcnog[v]:vcstart[v + 1]]: v's NOGOOD constraints (listed last)
+        "ventry",  # per vcons position: the entry of v in that constraint
+        "sub_first",  # subset table t: its row pointers start at sub_rowptr[sub_first[t]]
+        "sub_rowptr",  # rows of subsets of size r: sub_rowptr[first + r]..[first + r + 1]
+        "sub_sum",  # per row: the sum of the subset's values (sorted within a size)
+        "sub_mask",  # per row: the subset, in the common value space
+        "max_arity",  # [the largest scope]
+        "alldiffs",  # the ALLDIFF constraints with at most 64 variables
+        "lc_start",  # per constraint: its overlaps with other all-differents (CSR)
+        "lc_other",  # per overlap of A: the other all-different B (same value space)
+        "lc_in_a",  # per overlap: A's positions shared with B, as a bit mask
+        "lc_in_b",  # per overlap: B's positions shared with A, as a bit mask
+    ],
+)
+
+State = namedtuple(
+    "State",
+    [
+        "dom",  # the current masks
+        "trail_var",  # (variable, old mask) per narrowing
+        "trail_mask",
+        "queue",  # constraints to propagate (circular)
+        "inq",  # 1 if the constraint is queued or running
+        "var_at",  # per level: the variable branched on, or -(c + 1) for a value of c
+        "vbit",  # per level, for a value of c: that value, in c's common space
+        "rem",  # per level: the values (or places of the value) not tried yet
+        "mark",  # per level: the trail length before the decision
+        "scratch",  # per scope position: supports of a table
+        "weight",  # per constraint: 1 + the number of times it failed (dom/wdeg)
+        "vweight",  # per variable: its degree + the failures of its constraints (wdeg)
+        "first",  # per level: the alternatives it started with (rem before any was tried)
+        "match",  # per entry of an all-different: its value in a maximum matching, or -1
+        "work",  # all-different scratch: 6 blocks of 64 (W_OWNER ... W_DOM below)
+        "strong",  # all-differents whose strong reasoning is due (circular; see OPT_DEFER)
+        "instrong",  # 1 if the all-different is in `strong`
+        "places",  # per (all-different c of at most 64 cells, common bit b), at c * 64 + b:
+                   # the positions in c of the cells that can take b, as a bit mask
+                   # (kept up to date by _narrow and _undo; see OPT_COUNTS)
+        "values",  # per all-different c: the values with places in c at the root
+                   # (set with `places`; a superset of them below it)
+        "changed",  # per all-different c: the values whose places in c changed since
+                    # its intersections last ran to the end (with OPT_COUNTS)
+        "st",  # the scalars below
+    ],
+)
+
+# Constraint kinds (as in compile).
+ALLDIFF, LINEAR, SUBSETSUM, TABLE, NOGOOD, NOTEQUAL = 0, 1, 2, 3, 4, 5
+OP_EQ, OP_LE, OP_GE = 0, 1, 2
+
+# Slots of `st`.
+DEPTH = 0
+PHASE = 1
+SOLUTIONS = 2
+NODES = 3  # decisions
+FAILURES = 4  # decisions (or the root) whose propagation failed
+TRAIL = 5
+QHEAD = 6
+QCOUNT = 7
+PROPAGATIONS = 8  # propagator runs
+PROBES = 9  # values tried by failed-value probing
+PROBE_AT = 10  # the next variable root probing tries
+PROBE_CHANGED = 11  # 1 if this sweep of root probing removed a value
+# The techniques, switchable (see `Options`): read from `st` so that every
+# setting runs the same compiled kernel.
+OPT_MATCHING = 12  # 1: all-different by matching (every naked and hidden subset)
+OPT_LOCKED = 13  # 1: intersections of all-differents (locked candidates)
+OPT_PROBE = 14  # 1: failed-value probing at the root
+OPT_WDEG = 15  # 0: fewest values, first declared; 1: ties by wdeg; 2: least dom/wdeg
+OPT_PLACES = 16  # 1: branch on the places of a value when they are fewer
+RESTART_AT = 17  # the failure count at which to restart (0: never); see `learn`
+RESTARTS = 18  # restarts so far
+OPT_DEFER = 19  # 1: an all-different's matching and intersections wait for the singles' fixpoint
+SHEAD = 20  # the queue `strong`
+SCOUNT = 21
+STRONG = 22  # runs of the strong reasoning (matching, intersections) of an all-different
+OPT_COUNTS = 23  # COUNTS_OFF, or how a narrowing that leaves no single wakes an all-different
+OPT_LAST = 24  # 1: last-conflict reasoning (branch again on the choice whose decision failed)
+LAST_CHOICE = 25  # the last conflict: 0 (none), v + 1 (variable v) or -(c + 1) (a value of c)
+LAST_BIT = 26  # for a value of c: that value, in c's common space
+STATE_SIZE = 27
+
+COUNTS_OFF = 0  # every narrowing queues the singles of the variable's all-differents
+COUNTS_STRONG = 1  # a narrowing that fixes no cell and leaves every removed value in two
+# places or more queues only the all-different's (deferred) strong reasoning
+COUNTS_NONE = 2  # ... queues nothing (no strong reasoning is on)
+
+WDEG_OFF, WDEG_TIES, WDEG_RATIO = 0, 1, 2
+
+PHASE_START = 0  # propagate the root
+PHASE_CHOOSE = 1  # the state is propagated: branch, or report a solution
+PHASE_NEXT = 2  # try the next value at level DEPTH (after a failure or a solution)
+PHASE_DONE = 3
+PHASE_PROBE = 4  # failed-value probing at the root, resumable (a slice may end in it)
+
+EXHAUSTED, FOUND, PAUSED = 0, 1, 2  # events, as in csp.backends.base
+RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
+
+
+Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
+                                 "defer", "counts", "last"],
+                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False])
+"""The techniques of the kernel, each switchable (all on by default)."""
+DEFAULT_OPTIONS = Options()
+
+
+def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
+    """Fresh search state for problem `p`, at the root."""
+    n = len(p.dom0)
+    n_cons = len(p.kind)
+    trail = int(p.voff[-1]) + n + 1  # each narrowing removes a value along a branch
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    st[OPT_MATCHING] = int(options.matching)
+    st[OPT_LOCKED] = int(options.locked)
+    st[OPT_PROBE] = int(options.probe)
+    st[OPT_WDEG] = int(options.wdeg)
+    st[OPT_PLACES] = int(options.places)
+    st[RESTART_AT] = int(options.restarts)
+    st[OPT_DEFER] = int(options.defer)
+    st[OPT_LAST] = int(options.last)
+    strong = options.matching or options.locked
+    # Without deferral the strong reasoning runs inside the singles' run: every
+    # narrowing must wake that, and counting places would spare nothing.
+    st[OPT_COUNTS] = (COUNTS_OFF if not options.counts or (strong and not options.defer)
+                      else COUNTS_STRONG if strong else COUNTS_NONE)
+    return State(
+        dom=p.dom0.copy(),
+        trail_var=np.zeros(trail, dtype=np.int64),
+        trail_mask=np.zeros(trail, dtype=np.int64),
+        queue=np.zeros(max(n_cons, 1), dtype=np.int64),
+        inq=np.zeros(max(n_cons, 1), dtype=np.int64),
+        var_at=np.zeros(n + 1, dtype=np.int64),
+        vbit=np.zeros(n + 1, dtype=np.int64),
+        rem=np.zeros(n + 1, dtype=np.int64),
+        mark=np.zeros(n + 1, dtype=np.int64),
+        scratch=np.zeros(int(p.max_arity[0]) + 1, dtype=np.int64),
+        weight=np.ones(max(n_cons, 1), dtype=np.int64),
+        vweight=np.diff(p.vcstart).astype(np.int64),
+        first=np.zeros(n + 1, dtype=np.int64),
+        match=np.full(max(len(p.cvars), 1), -1, dtype=np.int64),
+        work=np.zeros(6 * 64, dtype=np.int64),
+        strong=np.zeros(max(n_cons, 1), dtype=np.int64),
+        instrong=np.zeros(max(n_cons, 1), dtype=np.int64),
+        places=np.zeros(max(n_cons, 1) * 64, dtype=np.int64),
+        values=np.zeros(max(n_cons, 1), dtype=np.int64),
+        changed=np.zeros(max(n_cons, 1), dtype=np.int64),
+        st=st,
+    )
+
+
+def incidence(kind: np.ndarray, cstart: np.ndarray, cvars: np.ndarray,
+              n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Variable -> constraints as CSR (vcstart, vcons), each variable's NOGOOD
+    constraints last, from vcnog[v] on: they need waking only when v is fixed;
+    ventry: the variable's entry in each of those constraints."""
+    owner = np.repeat(np.arange(len(kind), dtype=np.int64), np.diff(cstart))
+    key = cvars * 2 + (kind[owner] == NOGOOD)
+    order = np.argsort(key, kind="stable")
+    vcstart = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cvars, minlength=n), out=vcstart[1:])
+    vcnog = np.searchsorted(key[order], np.arange(n, dtype=np.int64) * 2 + 1)
+    return vcstart, owner[order], vcnog.astype(np.int64), order.astype(np.int64)
+
+
+# Blocks of State.work, 64 slots each: the matching of an all-different
+# (`matching`) and its intersections (`locked`) use them as scratch.
+W_OWNER, W_REACH, W_PREV, W_QUEUE, W_OPEN, W_DOM = 0, 64, 128, 192, 256, 320
