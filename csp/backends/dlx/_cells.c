@@ -224,6 +224,91 @@ static ALWAYS_INLINE int commit(int32_t *nd, int32_t *sets, Heads h, int32_t *it
     return 1;
 }
 
+/* A forced move: the last item pushed on `force` that is still active (-1: none). */
+static ALWAYS_INLINE int32_t pop_forced(const int32_t *force, Heads h, int64_t ap,
+                                        int64_t *forced)
+{
+    while (*forced > 0) {
+        int32_t b = force[--*forced];
+        if (h.place[2 * U(b)] < ap)
+            return b;
+    }
+    return -1;
+}
+
+/* Minimum remaining values, ties to the first item: the item to branch on
+ * (-1 if every one has a single option); items with one option left go on
+ * the force stack. Returns 0 if an item has none. */
+static ALWAYS_INLINE int fewest(const int32_t *size, const int32_t *item, int32_t *force,
+                                int64_t ap, int64_t *forced, int32_t *best)
+{
+    int32_t t = 0x7FFFFFFF;
+    for (int64_t q = 0; q < ap; q++) {
+        int32_t x = item[q];
+        int32_t s = size[U(x)];
+        if (s <= 1) {
+            if (s == 0)
+                return 0;
+            force[(*forced)++] = x;
+        } else if (s < t || (s == t && x < *best)) {
+            t = s;
+            *best = x;
+        }
+    }
+    return 1;
+}
+
+/* Save the sizes from stack[q], to be restored before each further option of
+ * the item branched on: every item's when they are few against the active
+ * ones (`copy`), else the active items' (item, size) pairs. Returns the end;
+ * *mark (saved_ap) is the active primary items, or -1 minus them after a copy. */
+static ALWAYS_INLINE int64_t save_sizes(int32_t *stack, const int32_t *size, const int32_t *item,
+                                        int64_t q, int copy, int64_t n_items, int64_t n_primary,
+                                        int64_t ap, int64_t as_, int32_t *mark)
+{
+    if (copy) {
+        for (int64_t i = 0; i < n_items; i++)
+            stack[q + i] = size[i];
+        q += n_items;
+        stack[q++] = (int32_t)as_;
+        *mark = (int32_t)(-1 - ap);
+    } else {
+        for (int64_t i = 0; i < ap; i++) {
+            int32_t x = item[i];
+            stack[q] = x;
+            stack[q + 1] = size[U(x)];
+            q += 2;
+        }
+        for (int64_t i = n_primary; i < as_; i++) {
+            int32_t x = item[i];
+            stack[q] = x;
+            stack[q + 1] = size[U(x)];
+            q += 2;
+        }
+        *mark = (int32_t)ap;
+    }
+    return q;
+}
+
+/* Restore the sizes that save_sizes wrote in stack[start:end], and the ends
+ * of the active items (*ap, *as_). */
+static ALWAYS_INLINE void restore_sizes(int32_t *size, const int32_t *stack, int64_t start,
+                                        int64_t end, int32_t mark, int64_t n_items,
+                                        int64_t n_primary, int64_t *ap, int64_t *as_)
+{
+    if (mark < 0) {  /* every size copied */
+        *ap = -1 - mark;
+        *as_ = stack[end - 1];
+        for (int64_t i = 0; i < n_items; i++)
+            size[i] = stack[start + i];
+    } else {
+        *ap = mark;
+        *as_ = n_primary + ((end - start) / 2 - mark);
+        for (int64_t q = start; q < end; q += 2)
+            size[U(stack[q])] = stack[q + 1];
+    }
+}
+
 static int search(Cells *k, int count_only, int64_t budget)
 {
     int32_t *restrict nd = k->nd, *restrict sets = k->sets, *restrict item = k->item;
@@ -279,34 +364,9 @@ static int search(Cells *k, int count_only, int64_t budget)
                 step = BACKUP;
                 continue;
             }
-            best = -1;
-            while (forced > 0) {  /* a forced move, if an item on the stack is still active */
-                int32_t b = force[--forced];
-                if (h.place[2 * U(b)] < ap) {
-                    best = b;
-                    break;
-                }
-            }
+            best = pop_forced(force, h, ap, &forced);
             if (best < 0) {
-                /* Minimum remaining values, ties to the first item; items with
-                 * one option left go on the force stack. */
-                int32_t t = 0x7FFFFFFF;
-                int dead = 0;
-                for (int64_t q = 0; q < ap; q++) {
-                    int32_t x = item[q];
-                    int32_t s = size[U(x)];
-                    if (s <= 1) {
-                        if (s == 0) {
-                            dead = 1;
-                            break;
-                        }
-                        force[forced++] = x;
-                    } else if (s < t || (s == t && x < best)) {
-                        t = s;
-                        best = x;
-                    }
-                }
-                if (dead) {
+                if (!fewest(size, item, force, ap, &forced, &best)) {
                     forced = 0;
                     step = BACKUP;
                     continue;
@@ -314,9 +374,6 @@ static int search(Cells *k, int count_only, int64_t budget)
                 if (forced > 0) {
                     best = force[--forced];
                 } else {
-                    /* Save the sizes, restored before each further option of
-                     * `best`: every item's when they are few against the
-                     * active ones (one copy), else the active items'. */
                     int64_t start = saved[level], active = ap + as_ - n_primary;
                     int copy = n_items <= COPY_RATIO * active;
                     if (start + (copy ? n_items + 1 : 2 * active) > k->n_stack) {
@@ -327,29 +384,9 @@ static int search(Cells *k, int count_only, int64_t budget)
                         break;
                     }
                     ap = take(nd, sets, h, item, force, best, ap, as_, second, &updates);
-                    int64_t q = start;
-                    if (copy) {
-                        for (int64_t i = 0; i < n_items; i++)
-                            stack[q + i] = size[i];
-                        q += n_items;
-                        stack[q++] = (int32_t)as_;
-                        saved_ap[level + 1] = (int32_t)(-1 - ap);
-                    } else {
-                        for (int64_t i = 0; i < ap; i++) {
-                            int32_t x = item[i];
-                            stack[q] = x;
-                            stack[q + 1] = size[U(x)];
-                            q += 2;
-                        }
-                        for (int64_t i = n_primary; i < as_; i++) {
-                            int32_t x = item[i];
-                            stack[q] = x;
-                            stack[q + 1] = size[U(x)];
-                            q += 2;
-                        }
-                        saved_ap[level + 1] = (int32_t)ap;
-                    }
-                    saved[level + 1] = (int32_t)q;
+                    saved[level + 1] = (int32_t)save_sizes(stack, size, item, start, copy, n_items,
+                                                           n_primary, ap, as_,
+                                                           &saved_ap[level + 1]);
                     cur_choice = h.start[2 * U(best)];
                     step = ADVANCE;
                     continue;
@@ -385,19 +422,8 @@ static int search(Cells *k, int count_only, int64_t budget)
                 step = BACKUP;
                 continue;
             }
-            int64_t start = saved[level], end = saved[level + 1];
-            int32_t mark = saved_ap[level + 1];
-            if (mark < 0) {  /* every size copied */
-                ap = -1 - mark;
-                as_ = stack[end - 1];
-                for (int64_t i = 0; i < n_items; i++)
-                    size[i] = stack[start + i];
-            } else {
-                ap = mark;
-                as_ = n_primary + ((end - start) / 2 - ap);
-                for (int64_t q = start; q < end; q += 2)
-                    size[U(stack[q])] = stack[q + 1];
-            }
+            restore_sizes(size, stack, saved[level], saved[level + 1], saved_ap[level + 1], n_items,
+                          n_primary, &ap, &as_);
             cur_choice++;
             step = ADVANCE;
         }
@@ -779,16 +805,9 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                 continue;
             }
             set_words(mine, 0, w);
-            best = -1;
             if (first_item)
                 forced = 0;  /* no forced moves: the item is the first one left */
-            while (forced > 0) {
-                int32_t b = force[--forced];
-                if (h.place[2 * U(b)] < ap) {
-                    best = b;
-                    break;
-                }
-            }
+            best = pop_forced(force, h, ap, &forced);
             if (best < 0) {
                 if (mode != MODE_OFF) {
                     uint64_t *key = m->key + level * n_key;
@@ -824,21 +843,7 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                             best = x;
                     }
                 } else {
-                    int32_t t = 0x7FFFFFFF;
-                    for (int64_t q = 0; q < ap; q++) {
-                        int32_t x = item[q];
-                        int32_t s = size[U(x)];
-                        if (s <= 1) {
-                            if (s == 0) {
-                                dead = 1;
-                                break;
-                            }
-                            force[forced++] = x;
-                        } else if (s < t || (s == t && x < best)) {
-                            t = s;
-                            best = x;
-                        }
-                    }
+                    dead = !fewest(size, item, force, ap, &forced, &best);
                 }
                 if (dead) {
                     forced = 0;
@@ -848,32 +853,12 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                 if (forced > 0) {
                     best = force[--forced];
                 } else if (size[U(best)] > 1) {
-                    int64_t start = saved[level], active = ap + as_ - n_primary;
+                    int64_t active = ap + as_ - n_primary;
                     int copy = n_items <= COPY_RATIO * active;
                     ap = take(nd, sets, h, item, force, best, ap, as_, second, &updates);
-                    int64_t q = start;
-                    if (copy) {
-                        for (int64_t i = 0; i < n_items; i++)
-                            stack[q + i] = size[i];
-                        q += n_items;
-                        stack[q++] = (int32_t)as_;
-                        saved_ap[level + 1] = (int32_t)(-1 - ap);
-                    } else {
-                        for (int64_t i = 0; i < ap; i++) {
-                            int32_t x = item[i];
-                            stack[q] = x;
-                            stack[q + 1] = size[U(x)];
-                            q += 2;
-                        }
-                        for (int64_t i = n_primary; i < as_; i++) {
-                            int32_t x = item[i];
-                            stack[q] = x;
-                            stack[q + 1] = size[U(x)];
-                            q += 2;
-                        }
-                        saved_ap[level + 1] = (int32_t)ap;
-                    }
-                    saved[level + 1] = (int32_t)q;
+                    saved[level + 1] = (int32_t)save_sizes(stack, size, item, saved[level], copy,
+                                                           n_items, n_primary, ap, as_,
+                                                           &saved_ap[level + 1]);
                     cur_choice = h.start[2 * U(best)];
                     step = ADVANCE;
                     continue;
@@ -931,19 +916,8 @@ static int search_memo(Cells *k, Memo *m, int64_t budget)
                 step = BACKUP;
                 continue;
             }
-            int64_t start = saved[level], end = saved[level + 1];
-            int32_t mark = saved_ap[level + 1];
-            if (mark < 0) {
-                ap = -1 - mark;
-                as_ = stack[end - 1];
-                for (int64_t i = 0; i < n_items; i++)
-                    size[i] = stack[start + i];
-            } else {
-                ap = mark;
-                as_ = n_primary + ((end - start) / 2 - ap);
-                for (int64_t q = start; q < end; q += 2)
-                    size[U(stack[q])] = stack[q + 1];
-            }
+            restore_sizes(size, stack, saved[level], saved[level + 1], saved_ap[level + 1], n_items,
+                          n_primary, &ap, &as_);
             cur_choice++;
             step = ADVANCE;
         }

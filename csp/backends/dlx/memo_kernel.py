@@ -49,7 +49,15 @@ import numpy as np
 from numba import njit
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
-from csp.backends.dlx.cells_kernel import _commit, _take, pairs_at
+from csp.backends.dlx.cells_kernel import (
+    _commit,
+    _fewest,
+    _pop_forced,
+    _restore_sizes,
+    _save_sizes,
+    _take,
+    pairs_at,
+)
 from csp.backends.dlx.cells_slots import (
     ACTIVE_P,
     ACTIVE_S,
@@ -414,15 +422,9 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                 step = _BACKUP
                 continue
             _set_words(acc, mine, 0, w)
-            best = -1
             if first_item:
                 forced = 0  # no forced moves: the item is the first one left
-            while forced > 0:
-                forced -= 1
-                b = force[_u(forced)]
-                if sets[_u(pairs + 2 * b + 1)] < ap:
-                    best = b
-                    break
+            best, forced = _pop_forced(sets, pairs, force, ap, forced)
             if best < 0:
                 if mode != MODE_OFF:
                     mykey = key[level * n_key:(level + 1) * n_key]
@@ -456,19 +458,8 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                         if best < 0 or x < best:
                             best = x
                 else:
-                    t = 0x7FFFFFFF
-                    for q in range(ap):
-                        x = item[_u(q)]
-                        s = sets[_u(HEADS + x)]
-                        if s <= 1:
-                            if s == 0:
-                                dead = True
-                                break
-                            force[_u(forced)] = x
-                            forced += 1
-                        elif s < t or (s == t and x < best):
-                            t = s
-                            best = x
+                    ok, forced, best = _fewest(sets, item, force, ap, forced, best)
+                    dead = not ok
                 if dead:
                     forced = 0
                     step = _BACKUP
@@ -477,32 +468,12 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
                     forced -= 1
                     best = force[_u(forced)]
                 elif sets[_u(HEADS + best)] > 1:
-                    start = saved[_u(level)]
                     active = ap + as_ - n_primary
                     copy = n_items <= COPY_RATIO * active
                     ap, updates = _take(nd, sets, pairs, item, force, best, ap, as_, second,
                                         updates)
-                    q = start
-                    if copy:
-                        for i in range(n_items):
-                            stack[_u(q + i)] = sets[_u(HEADS + i)]
-                        q += n_items
-                        stack[_u(q)] = as_
-                        q += 1
-                        saved_ap[_u(level + 1)] = -1 - ap
-                    else:
-                        for i in range(ap):
-                            x = item[_u(i)]
-                            stack[_u(q)] = x
-                            stack[_u(q + 1)] = sets[_u(HEADS + x)]
-                            q += 2
-                        for i in range(n_primary, as_):
-                            x = item[_u(i)]
-                            stack[_u(q)] = x
-                            stack[_u(q + 1)] = sets[_u(HEADS + x)]
-                            q += 2
-                        saved_ap[_u(level + 1)] = ap
-                    saved[_u(level + 1)] = q
+                    saved[_u(level + 1)], saved_ap[_u(level + 1)] = _save_sizes(
+                        stack, sets, item, saved[_u(level)], copy, n_items, n_primary, ap, as_)
                     cur_choice = sets[_u(pairs + 2 * best)]
                     step = _ADVANCE
                     continue
@@ -556,19 +527,8 @@ def search_memo(nd, sets, item, choice, saved, saved_ap, stack, force, state, fi
             if cur_choice + 1 >= sets[_u(pairs + 2 * best)] + sets[_u(HEADS + best)]:
                 step = _BACKUP
                 continue
-            start = saved[_u(level)]
-            end = saved[_u(level + 1)]
-            mark = saved_ap[_u(level + 1)]
-            if mark < 0:  # every size copied
-                ap = -1 - mark
-                as_ = stack[_u(end - 1)]
-                for i in range(n_items):
-                    sets[_u(HEADS + i)] = stack[_u(start + i)]
-            else:
-                ap = mark
-                as_ = n_primary + ((end - start) // 2 - ap)
-                for q in range(start, end, 2):
-                    sets[_u(HEADS + stack[_u(q)])] = stack[_u(q + 1)]
+            ap, as_ = _restore_sizes(sets, stack, saved[_u(level)], saved[_u(level + 1)],
+                                     saved_ap[_u(level + 1)], n_items, n_primary)
             cur_choice += 1
             step = _ADVANCE
 
