@@ -30,9 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,7 +39,7 @@ from pathlib import Path
 
 import csp
 from csp import ExactCover
-from csp.bench import instances, tilings
+from csp.bench import instances, measure, tilings
 from csp.problems import langford
 
 TILINGS: list[tuple[str, Callable[[], ExactCover], str | None, int | None]] = [
@@ -83,11 +81,7 @@ def in_process(make: Callable[[], ExactCover], **options: object) -> tuple[float
 
 def dlx6(program: Path, path: Path) -> tuple[float, int | None, int]:
     """CPU seconds of DLX6 on `path`, its count (None if it overflowed) and nodes."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with path.open() as handle:
-        done = subprocess.run([str(program)], stdin=handle, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    seconds, done = measure.child([str(program)], stdin=str(path))
     found = re.search(r"Altogether (\d+) solution.* (\d+) search nodes", done.stderr)
     if found is None:
         raise RuntimeError(f"{program}: no summary line in {done.stderr[-300:]!r}")
@@ -171,8 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"DLX6 not found ({program}): its columns are left empty")
         program = None
     csp.count(tilings.dominoes(4, 4))  # load the kernels before timing
-    print(f"# load average {os.getloadavg()[0]:.2f} at the start; CPU seconds, median of "
-          f"{args.repeat}\n")
+    print(measure.header(f"CPU seconds, median of {args.repeat}") + "\n", flush=True)
     wrong = bench_tilings(program, args.repeat, args.quick)
     wrong |= bench_auto(args.repeat)
     return 1 if wrong else 0

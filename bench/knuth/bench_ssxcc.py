@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +27,7 @@ from pathlib import Path
 
 from csp import ExactCover
 from csp.backends.dlx import DLXBackend
-from csp.bench import instances
+from csp.bench import instances, measure
 from csp.problems import sudoku
 
 PLATINUM_BLONDE = (".......12........3..23..4....18....5.6..7.8......."
@@ -62,11 +60,7 @@ def in_process(backend: DLXBackend, problem: ExactCover) -> tuple[float, int, in
 
 
 def ssxcc(program: Path, path: Path) -> tuple[float, int, int]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with path.open() as handle:
-        done = subprocess.run([str(program)], stdin=handle, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    seconds, done = measure.child([str(program)], stdin=str(path))
     found = re.search(r"Altogether (\d+) solution.* (\d+) nodes", done.stderr)
     if found is None:
         raise RuntimeError(f"{program}: no summary line in {done.stderr[-300:]!r}")

@@ -9,6 +9,8 @@ suites in worker processes.
 - `alternate(runs, repeat)`: several callables in one process, in turn
   (A B C, then C B A, ...), so that a change of load hits all of them alike:
   the way to compare two versions of a kernel;
+- `child(argv, stdin)`: a whole process (a peer's program), its CPU
+  seconds (user + system) and what it printed;
 - `header(what)`: the line that says where a run was made and under what
   load (`csp.bench.runner.machine`);
 - `table(columns, rows)`: a Markdown table.
@@ -27,7 +29,9 @@ suites in worker processes.
 
 from __future__ import annotations
 
+import resource
 import statistics
+import subprocess
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -71,6 +75,20 @@ def alternate(runs: Mapping[str, Callable[[], T]], repeat: int,
     return {name: (seen[name], last[name]) for name in names}
 
 
+def child(argv: Sequence[str], stdin: str | None = None
+          ) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Run `argv` to its end, reading the file `stdin` (if any): (its CPU
+    seconds, user + system, and the finished process with its output)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if stdin is None:
+        done = subprocess.run(list(argv), capture_output=True, text=True)
+    else:
+        with open(stdin) as handle:
+            done = subprocess.run(list(argv), stdin=handle, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done
+
+
 def header(what: str = "") -> str:
     """Where and under what load: "machine: CPU, N cores, Python, numba,
     numpy; load average at start L; `what`"."""
@@ -90,4 +108,4 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["alternate", "best", "header", "median", "table", "timed"]
+__all__ = ["alternate", "best", "child", "header", "median", "table", "timed"]
