@@ -5,8 +5,8 @@ DLX6, and `auto` against `memo=False` where memo does not pay.
     python bench/bench_memo.py [--dlx6 PATH] [--repeat N] [--quick]
 
 DLX6 is Knuth's program (the CWEB source `dlx6.w` in the ascherer/cwebtest
-mirror of his programs: `ctangle dlx6.w`, then `cc -O3 dlx6.c gb_flip.c`,
-built outside this repository); its path comes from `--dlx6` or `$DLX6`, and
+mirror of his programs, which `bench/knuth/build.sh SCRATCH` builds into
+SCRATCH/bin, outside this repository); its path comes from `--dlx6` or `$DLX6`, and
 its columns are left empty where it is absent. Each instance is written in
 Knuth's format (`xc.to_text()`) for it.
 
