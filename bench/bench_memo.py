@@ -40,6 +40,7 @@ from pathlib import Path
 import csp
 from csp import ExactCover
 from csp.bench import instances, measure, tilings
+from csp.bench.processes import Command, run
 from csp.problems import langford
 
 TILINGS: list[tuple[str, Callable[[], ExactCover], str | None, int | None]] = [
@@ -81,7 +82,8 @@ def in_process(make: Callable[[], ExactCover], **options: object) -> tuple[float
 
 def dlx6(program: Path, path: Path) -> tuple[float, int | None, int]:
     """CPU seconds of DLX6 on `path`, its count (None if it overflowed) and nodes."""
-    seconds, done = measure.child([str(program)], stdin=str(path))
+    done = run(Command([str(program)], stdin=path))
+    seconds = done.cpu
     found = re.search(r"Altogether (\d+) solution.* (\d+) search nodes", done.stderr)
     if found is None:
         raise RuntimeError(f"{program}: no summary line in {done.stderr[-300:]!r}")

@@ -143,6 +143,7 @@ class ValueSplitter(Splitter):
 
     def children(self, key: Key) -> list[Key] | None:
         model = self.plan.target
+        assert isinstance(model, Model)
         fixed = {key[i] for i in range(0, len(key), 2)}
         # The variable with the fewest values, as a search would branch; givens
         # (a single value) are no branch.
@@ -155,7 +156,9 @@ class ValueSplitter(Splitter):
         return [key + (number, value) for value in model.variables[self.names[number]].domain]
 
     def count(self, key: Key, time_limit: float | None) -> Result:
-        restricted = restrict(self.plan.target, self._fixed(key))
+        model = self.plan.target
+        assert isinstance(model, Model)
+        restricted = restrict(model, self._fixed(key))
         return self._count_plan(dispatch.prepare(restricted, self.plan.backend), time_limit)
 
 
@@ -186,7 +189,9 @@ class CoverSplitter(Splitter):
                    for item, colour in self.entries[k].items())
 
     def children(self, key: Key) -> list[Key] | None:
-        if self.plan.target.bounds:
+        xc = self.plan.target
+        assert isinstance(xc, ExactCover)
+        if xc.bounds:
             return None  # a cover with multiplicities is counted whole
         taken: dict[int, int] = {}
         for k in key:
@@ -199,8 +204,10 @@ class CoverSplitter(Splitter):
         return [key + (k,) for k in options[item]]
 
     def count(self, key: Key, time_limit: float | None) -> Result:
-        return self._count_plan(dispatch.prepare(forced(self.plan.target, key),
-                                                 self.plan.backend), time_limit)
+        xc = self.plan.target
+        assert isinstance(xc, ExactCover)
+        return self._count_plan(dispatch.prepare(forced(xc, key), self.plan.backend),
+                                time_limit)
 
 
 def splitter_for(plan: dispatch.Plan) -> Splitter:
