@@ -53,7 +53,7 @@ from csp.global_constraints import (
 from csp.logic import And, Iff, Implies, Not, Or, Xor
 from csp.model import Assignment, Model, Variable
 from csp.result import Result, Stats, Status
-from csp.solve import count, solutions, solve
+from csp.solve import count, solutions, solve, zdd
 
 if TYPE_CHECKING:
     from csp import parallel, problems, symmetry
@@ -143,4 +143,5 @@ __all__ = [
     "solutions",
     "solve",
     "solve_family",
+    "zdd",
 ]
