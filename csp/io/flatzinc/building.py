@@ -48,6 +48,15 @@ class Program:
     outputs: list[Output] = field(default_factory=list)
     solve: str = "satisfy"
     objective: Any = None
+    defined: set[Hashable] = field(default_factory=set)
+    """The variables marked `is_defined_var`: functions of the others."""
+
+    def free(self) -> list[Hashable]:
+        """The variables neither printed nor defined by the others: where
+        there are some, two solutions may print the same."""
+        printed = {v.name for v in self.output_variables()}
+        return [name for name in self.model.variables
+                if name not in printed and name not in self.defined]
 
     def output_variables(self) -> list[Any]:
         """The model's variables that some output annotation prints (each once)."""
@@ -140,6 +149,8 @@ class Builder:
             return
         variable = self._declare(name, domain, d)
         self.values[d.name] = variable
+        if any(a.name == "is_defined_var" for a in d.annotations):
+            self.program.defined.add(variable.name)
         if boolean:
             self.booleans.add(variable.name)
         self._output(d, [variable], boolean)
@@ -182,6 +193,8 @@ class Builder:
         constraint gives."""
         variable = self._declare(unbounded.name, range(low, high + 1), unbounded.declaration)
         self.values[unbounded.declaration.name] = variable
+        if any(a.name == "is_defined_var" for a in unbounded.declaration.annotations):
+            self.program.defined.add(variable.name)
         self._output(unbounded.declaration, [variable], False)
         return variable
 

@@ -284,9 +284,15 @@ BUILTINS["array_bool_or_imp"] = lambda a: LOGIC["imp"](
     [truth(a[1]), disjunction([truth(x) for x in a[0]])])
 
 
+_ALIASES = {"gecode_table_int": "table_int", "gecode_regular": "regular",
+            "gecode_global_cardinality": "global_cardinality",
+            "gecode_global_cardinality_closed": "global_cardinality_closed"}
+"""Gecode's names of the globals it keeps (`fzn-gecode` reads these)."""
+
+
 def post(builder: Any, call: Call) -> None:
     """Post the constraint of a FlatZinc call into the builder's model."""
-    name = call.name.removeprefix("fzn_")
+    name = _ALIASES.get(call.name, call.name.removeprefix("fzn_").removeprefix("csp_"))
     make = BUILTINS.get(name)
     if make is None:
         kind = ("a float constraint" if name.startswith(("float_", "array_float"))
