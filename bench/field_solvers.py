@@ -29,6 +29,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 
+
 def pycsp3_dir() -> str:
     import importlib.util
 

@@ -48,8 +48,11 @@ class Trees:
             return self.resolve(node.cnt)
         if kind == "int":
             return int(node.cnt)
-        if kind == "symbol" and node.cnt in ("true", "false"):
-            return int(node.cnt == "true")
+        if kind == "symbol":
+            if node.cnt in ("true", "false"):
+                return int(node.cnt == "true")
+            raise InputError(f"{node.cnt!r} is not a variable of the instance, nor an integer "
+                             "(symbolic values are outside what csp takes)", token=node.cnt)
         if kind in RELATIONS or kind in LOGIC or kind in ("in", "notin"):
             truth = self.truth(node)
             return int(truth) if isinstance(truth, bool) else truth
