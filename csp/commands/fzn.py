@@ -85,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
     limit = None if args.all else (args.number or 1)
     time_limit = args.time / 1000 if args.time is not None else None
     over = program.output_variables() if program.free() else None
+    if over == []:  # nothing printed varies: one solution says everything
+        limit = 1
     search = csp.solutions(program.model, args.backend, limit=limit, time_limit=time_limit,
-                           over=over)
+                           over=over or None)
     found = 0
     out = sys.stdout
     try:
@@ -99,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         search.close()
         return 130
     status = search.status
+    if over == [] and found:
+        status = Status.COMPLETE
     if status is Status.COMPLETE:
         out.write((COMPLETE if found else UNSATISFIABLE) + "\n")
     elif not found:

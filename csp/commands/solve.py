@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format is None and detect(args.kind) is None:
             raise InputError(f"{args.kind!r}: give a puzzle file after the kind "
                              "(csp solve KIND FILE), or an instance file (.xml, .xml.lzma, "
-                             ".fzn)")
+                             ".fzn; --format xcsp3 or flatzinc for another name)")
         from csp.commands.instance import solve_instance
 
         return solve_instance(args)
