@@ -46,7 +46,7 @@ from csp.global_constraints import (
     LexLessEq,
     Regular,
 )
-from csp.io.folding import LOGIC, relation
+from csp.io.folding import LOGIC, linear, relation
 from csp.io.xcsp3.trees import Trees
 from csp.model import Model
 
@@ -376,6 +376,11 @@ class Builder:
     def ctr_sum(self, lst: list[Any], coefficients: Any, condition: Any) -> None:
         values = self.terms(lst)
         weights = self.terms(coefficients) if coefficients is not None else [1] * len(values)
+        op, right = str(condition.operator), condition.right_operand()
+        if op in OPERATORS and isinstance(right, int) and \
+                all(isinstance(w, int) for w in weights):
+            self.post(linear(weights, values, OPERATORS[op], right))
+            return
         total = Expression()
         for v, w in zip(values, weights):
             total = total + Expression.of(v) * w
