@@ -30,6 +30,7 @@ variables the writer or the decomposition introduce are marked
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Hashable, Sequence
@@ -53,6 +54,9 @@ DIALECTS = {"csp": {"table": "table_int", "regular": "regular",
                     "cardinality": "global_cardinality"},
             "gecode": {"table": "gecode_table_int", "regular": "gecode_regular",
                        "cardinality": "gecode_global_cardinality"}}
+ALLOWED_TUPLES = 100_000
+"""A forbidden table over at most this many tuples is written as the ones it
+allows (FlatZinc's tables allow); a larger one as a clause per tuple."""
 CAPABILITIES = frozenset({"Compare", "Sum", "SumNotEqual", "AllDifferent", "Table", "Logic",
                           "Element", "Minimum", "Maximum", "NValue", "Abs", "Times", "Div",
                           "Mod", "Regular", "GlobalCardinality"})
@@ -200,13 +204,18 @@ class _Writer:
         return [name, *args]
 
     def _table(self, c: Table) -> None:
-        if c.forbidden:  # FlatZinc's tables allow: a clause per forbidden tuple
-            for row in c.tuples:
-                literals = [self.literal(Compare(self.flat.variables[v], "!=", x))
-                            for v, x in zip(c.scope, row)]
+        domains = [self.flat.variables[v].domain for v in c.scope]
+        if c.forbidden and math.prod(len(d) for d in domains) > ALLOWED_TUPLES:
+            for row in c.tuples:  # a clause per forbidden tuple: some value differs
+                literals = []
+                for v, x in zip(c.scope, row):
+                    b = self.fresh("bool")
+                    self.post("int_ne_reif", self.id(v), str(x), b)
+                    literals.append(b)
                 self.post("bool_clause", _array(literals), "[]")
             return
-        flat = [str(x) for row in c.tuples for x in row]
+        rows = c.allowed(domains) if c.forbidden else c.tuples
+        flat = [str(x) for row in rows for x in row]
         self.post(self.dialect["table"], _array(self.id(v) for v in c.scope), _array(flat))
 
     def _regular(self, c: Regular) -> None:
