@@ -12,7 +12,8 @@ with its smallest shipped data file (`.json` beside it or under `data/`), or,
 for a model without data, small parameters tried in turn until one compiles:
 the example of its documentation (`(7,7,3,3,1)`), then the same small number
 for each `number` of its `-data=[number,...]` line (4, 5, 3, 6, 8, 2), then
-`SEND,MORE,MONEY` for strings. The instance written is read by
+`SEND,MORE,MONEY` for strings, and the small numbers for a placeholder
+(`-data=<datafile.json>`) with no file shipped. The instance written is read by
 `csp.io.xcsp3.read` (timed). A model counts as compiled when one data
 compiles, as read when its instance is read.
 """
@@ -69,6 +70,8 @@ def data_choices(model: Path) -> list[str | None]:
             [f"[{','.join([str(n)] * k)}]" for n in NUMBERS]
     if "string" in spec:
         return ["[SEND,MORE,MONEY]"]
+    if spec.startswith("<"):  # a placeholder (<datafile.json>) and no file: a size
+        return [str(n) for n in NUMBERS]
     return [spec]
 
 
