@@ -187,7 +187,7 @@ def _ordered(kind: type, op: str) -> Builtin:
     def ordered(a: Args) -> Truth:
         xs = _numbers(a[0])
         if _distinct(xs) and len(xs) > 1:
-            return kind(xs)  # type: ignore[no-any-return]
+            return kind(xs)
         return conjunction([relation(x, op, y) for x, y in zip(xs, xs[1:])])
     return ordered
 

@@ -203,6 +203,7 @@ class _Parser:
 
     def items(self) -> list[Any]:
         found: list[Any] = []
+        item: Any
         while self.at < len(self.texts):
             word = self.peek()
             start = self.at
@@ -310,7 +311,8 @@ class _Parser:
     # -- expressions ---------------------------------------------------------------------
 
     def _list(self, end: str) -> list[Any]:
-        texts, values = self.texts, []
+        texts = self.texts
+        values: list[Any] = []
         n = len(texts)
         if self.peek() == end:
             self.at += 1

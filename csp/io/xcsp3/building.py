@@ -162,7 +162,7 @@ class Builder:
             for part in constraint.args:
                 self.post(part)
         else:
-            self.model.add(constraint)  # type: ignore[arg-type]
+            self.model.add(constraint)
 
     def term(self, item: Any) -> Any:
         """A list item (pycsp3's variable, tree or int) as a csp value."""
