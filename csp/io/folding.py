@@ -6,7 +6,8 @@ reader never posts a constraint over no variable.
 `relation(left, op, right)` compares any two of: an int, a variable, an
 expression, a function, a constraint (as 0 or 1). `LOGIC` holds the
 connectives by their XCSP3 names (and, or, not, xor, iff, imp), over
-constraints and bools.
+constraints and bools. `add_folded(model, c)` adds what they give to a model, and
+`fresh_names` gives the writers names for the variables a format cannot spell.
 
 >>> from csp import Model
 >>> m = Model()
@@ -19,7 +20,7 @@ constraints and bools.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from typing import Any
 
 from csp.constraints import Compare, Constraint, Expression, Linear, Term
@@ -109,6 +110,34 @@ def linear(weights: Sequence[int], terms: Sequence[Any], op: str, rhs: Any) -> T
         return Compare(t, op, bound * w)
     return Linear([t for t, _ in kept], [w for _, w in kept], op, bound)
 
+
+
+def add_folded(model: Any, c: Constraint | bool) -> None:
+    """Add `c` to `model`: a conjunction as its parts, True as nothing, False
+    as the constraint that never holds (an empty `Or`)."""
+    if c is True:
+        return
+    if c is False:
+        model.add(Or([]))
+    elif isinstance(c, And):
+        for part in c.args:
+            add_folded(model, part)
+    else:
+        model.add(c)
+
+
+def fresh_names(prefix: str, taken: Container[Any]) -> Iterator[str]:
+    """`prefix1`, `prefix2`, ... but the names in `taken`.
+
+    >>> names = fresh_names("v_", {"v_2"})
+    >>> next(names), next(names)
+    ('v_1', 'v_3')
+    """
+    n = 0
+    while True:
+        n += 1
+        if f"{prefix}{n}" not in taken:
+            yield f"{prefix}{n}"
 
 # -- logic, with constants folded ------------------------------------------------------
 

@@ -38,6 +38,7 @@ from csp.io.flatzinc.grammar import Call
 from csp.io.folding import (
     LOGIC,
     Truth,
+    add_folded,
     conjunction,
     disjunction,
     linear,
@@ -306,7 +307,7 @@ def post(builder: Any, call: Call) -> None:
     try:
         made = make(args)
         for part in made if isinstance(made, list) else [made]:
-            _add(builder, part)
+            add_folded(builder.model, part)
     except InputError as err:
         raise err.located(line=call.line) from None
     except (IndexError, TypeError, ValueError, AttributeError) as err:
@@ -314,18 +315,6 @@ def post(builder: Any, call: Call) -> None:
                          f"{err})", line=call.line, token=call.name) from None
 
 
-def _add(builder: Any, c: Truth) -> None:
-    from csp.logic import And, Or
-
-    if c is True:
-        return
-    if c is False:
-        builder.model.add(Or([]))
-    elif isinstance(c, And):
-        for part in c.args:
-            _add(builder, part)
-    else:
-        builder.model.add(c)
 
 
 __all__ = ["BUILTINS", "post", "truth"]

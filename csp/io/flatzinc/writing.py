@@ -40,6 +40,7 @@ from csp.constraints import AllDifferent, Compare, Constraint, Linear, Table, Te
 from csp.errors import InputError
 from csp.expressions import Abs, Comparison, Div, Element, Maximum, Minimum, Mod, NValue, Times
 from csp.global_constraints import GlobalCardinality, Regular
+from csp.io.folding import fresh_names
 from csp.logic import And, Iff, Implies, Not, Or, Xor
 from csp.model import Model
 
@@ -65,16 +66,9 @@ CAPABILITIES = frozenset({"Compare", "Sum", "SumNotEqual", "AllDifferent", "Tabl
 def names(model: Model) -> dict[Hashable, str]:
     """The FlatZinc identifier of each variable of `model` (see the module)."""
     out: dict[Hashable, str] = {}
-    taken = {n for n in model.variables if _keeps(n)}
-    fresh = 0
+    fresh = fresh_names("X_CSP_", {n for n in model.variables if _keeps(n)})
     for name in model.variables:
-        if _keeps(name):
-            out[name] = name  # type: ignore[assignment]
-            continue
-        fresh += 1
-        while f"X_CSP_{fresh}" in taken:
-            fresh += 1
-        out[name] = f"X_CSP_{fresh}"
+        out[name] = name if _keeps(name) else next(fresh)  # type: ignore[assignment]
     return out
 
 

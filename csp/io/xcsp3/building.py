@@ -46,7 +46,7 @@ from csp.global_constraints import (
     LexLessEq,
     Regular,
 )
-from csp.io.folding import LOGIC, linear, relation
+from csp.io.folding import LOGIC, add_folded, linear, relation
 from csp.io.xcsp3.trees import Trees
 from csp.model import Model
 
@@ -152,17 +152,7 @@ class Builder:
     def post(self, constraint: Constraint | bool) -> None:
         """Add a constraint (a conjunction as its parts; True is nothing, False
         the constraint that never holds)."""
-        from csp.logic import And, Or
-
-        if constraint is True:
-            return
-        if constraint is False:
-            self.model.add(Or([]))
-        elif isinstance(constraint, And):
-            for part in constraint.args:
-                self.post(part)
-        else:
-            self.model.add(constraint)
+        add_folded(self.model, constraint)
 
     def term(self, item: Any) -> Any:
         """A list item (pycsp3's variable, tree or int) as a csp value."""

@@ -61,6 +61,7 @@ from csp.global_constraints import (
     LexLess,
     Regular,
 )
+from csp.io.folding import fresh_names
 from csp.logic import And, Iff, Implies, Not, Or, Xor
 from csp.model import Model
 
@@ -79,20 +80,11 @@ def names(model: Model) -> dict[Hashable, str]:
         if cell:
             arrays.setdefault(cell[1], set()).add(cell[2].count("["))
     arrays = {a: dims for a, dims in arrays.items() if len(dims) == 1 and a not in plain}
-    taken = set(plain) | set(arrays)
-    fresh = 0
+    fresh = fresh_names("v_", set(plain) | set(arrays))
     for name in model.variables:
-        if name in plain:
-            out[name] = name
-            continue
         cell = CELL.match(name) if isinstance(name, str) else None
-        if cell and cell[1] in arrays:
-            out[name] = name  # type: ignore[assignment]
-            continue
-        fresh += 1
-        while f"v_{fresh}" in taken:
-            fresh += 1
-        out[name] = f"v_{fresh}"
+        kept = name in plain or (cell is not None and cell[1] in arrays)
+        out[name] = name if kept else next(fresh)  # type: ignore[assignment]
     return out
 
 
