@@ -63,6 +63,8 @@ BUILTIN: tuple[Entry, ...] = (
           "python-constraint", "constraint", "model", dependency="python-constraint2"),
     Entry("sat", "csp.backends.sat", "SATBackend", "sat", "pysat", "model",
           dependency="python-sat"),
+    Entry("choco", "csp.backends.choco", "ChocoBackend", "choco", "pychoco", "model",
+          dependency="pychoco"),
     Entry("race", "csp.backends.race", "Race", form="model"),
 )
 
