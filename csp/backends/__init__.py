@@ -46,7 +46,7 @@ class Entry:
     module: str
     cls: str
     extra: str | None = None  # the pip extra that installs its dependency
-    requires: str | None = None  # the module that dependency provides
+    requires: str | None = None  # the modules that dependency provides (comma-separated)
     form: str | None = None  # its native form, if known without importing it
     origin: str = "built-in"  # "built-in", "plug-in", or "register()"
     distribution: str | None = None  # a plug-in's distribution
@@ -65,6 +65,8 @@ BUILTIN: tuple[Entry, ...] = (
           dependency="python-sat"),
     Entry("choco", "csp.backends.choco", "ChocoBackend", "choco", "pychoco", "model",
           dependency="pychoco"),
+    Entry("ganak", "csp.backends.ganak", "GanakBackend", "ganak", "pyganak,pysat", "model",
+          dependency="pyganak"),
     Entry("race", "csp.backends.race", "Race", form="model"),
 )
 
@@ -310,12 +312,14 @@ def _load(name: str) -> Backend | None:
     entry = REGISTRY[name]
     if entry.origin == "plug-in":
         return _load_plugin(entry)
-    if entry.requires is not None:
+    for module in (entry.requires or "").split(","):
+        if not module:
+            continue
         try:
-            importlib.import_module(entry.requires)
+            importlib.import_module(module)
         except ImportError:
             _errors[name] = (
-                f"backend {name!r} needs the {entry.requires!r} package: "
+                f"backend {name!r} needs the {module!r} package: "
                 f"pip install 'csp-workbench[{entry.extra}]'"
             )
             return None

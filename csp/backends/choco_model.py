@@ -18,7 +18,8 @@ is imported there. The map:
   variables): its value is a new variable set by `times`, `div` and `mod`
   (truncating; floor division as `x == q*d + r` with `r` of the sign of
   `d`), `absolute`, `min`, `max`, `element`, `count`, `n_values`, compared
-  by `arithm`;
+  by `arithm` (`NValue` by Choco's light at-most and at-least filterings:
+  its default, "strong" one prunes solutions beside `all_different_except_0`);
 - the globals: `all_equal`, `all_different_except_0` (on offset views for
   one excepted value; pairwise otherwise), `increasing`/`decreasing` (delta
   1 when strict), `lex_less`/`lex_less_eq`, `global_cardinality`,
@@ -343,7 +344,12 @@ class Builder:
             target = self.vars[f.target.name] if isinstance(f.target, Term) else f.target
             m.count(target, args[:-1], y).post()
         elif isinstance(f, NValue):
-            m.n_values(args, y).post()
+            # Not Choco's `n_values`: its "strong" at-most filtering reads the
+            # model's all-differents and takes `all_different_except_0` for a
+            # plain one (pychoco 0.4.0: x0 = 0, x1 in 0..2, x2 in 0..1 with
+            # both constraints loses (0, 0, 0)). The light filtering is exact.
+            m.at_most_n_values(args, y, False).post()
+            m.at_least_n_values(args, y).post()
         return y
 
     def _floor_division(self, f: Div | Mod, spans: list[tuple[int, int]], args: list[Any],

@@ -25,10 +25,12 @@ secondary item, at most one among its uncoloured options and one literal per
 colour, each colour literal true exactly when an option giving that colour
 is chosen.
 
-Every auxiliary literal (partial sums, tuple selectors, colours, the
-cardinality encodings' counters) is a function of the declared literals, so
-that solutions projected on the declared ones are solutions of the problem,
-each once.
+Every auxiliary literal is a function of the declared ones (`Cnf.declared`)
+but the cardinality encodings' counters, which may take several values
+where every literal they count is false (a sequential counter's is monotone,
+not fixed): so solutions projected on the declared literals are solutions
+of the problem, each once, and a model counter counts on those
+(`csp.backends.ganak`).
 
 >>> from csp import Model, Sum
 >>> m = Model()
@@ -83,6 +85,9 @@ class Cnf:
         """A solver's model (the set of its true literals) as a solution."""
         self.block: Callable[[set[int]], list[int]] = lambda _: []
         """The clause that excludes that solution (on the declared literals only)."""
+        self.declared: list[int] = []
+        """The declared literals (options; variables' values): a solution is
+        the set of them that are true; every other literal is auxiliary."""
 
     def new(self) -> int:
         return self.pool.id(("aux", self.pool.top + 1))
@@ -155,7 +160,7 @@ def _exact_cover(cnf: Cnf, xc: ExactCover) -> None:
         # solution cannot hold all of this one's options and more.
         return [-option[k] for k in range(xc.n_options) if option[k] in true]
 
-    cnf.read, cnf.block = read, block
+    cnf.read, cnf.block, cnf.declared = read, block, option
 
 
 # -- model ------------------------------------------------------------------------------
@@ -180,6 +185,7 @@ def _model(cnf: Cnf, m: Model) -> None:
         return [-lit for x in names for lit in value_literal[x].values() if lit in true]
 
     cnf.read, cnf.block = read, block
+    cnf.declared = [lit for x in names for lit in value_literal[x].values()]
 
 
 def _constraint(cnf: Cnf, m: Model, c: Constraint,
