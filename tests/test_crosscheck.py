@@ -140,9 +140,10 @@ def test_pentomino_3x20_with_reflections(shared_data: Path, runslow: bool) -> No
     expected = answers["answers"]["pent_3x20"]["count_with_reflections"]
     # Lowered to a 0/1 model, this takes bitmask minutes; python-constraint, taking the
     # cover directly, about 50 s; sat (no search order of its own for tilings) finds
-    # no tiling in a minute.
-    run_all(pentomino_xc(3, 20), expected, slow=("bitmask", "python-constraint", "sat"),
-            runslow=runslow)
+    # no tiling in a minute, nor choco (a 0/1 model, under its default search) nor
+    # ganak (counting) in 60 s at load 12.
+    run_all(pentomino_xc(3, 20), expected,
+            slow=("bitmask", "python-constraint", "sat", "choco", "ganak"), runslow=runslow)
 
 
 def test_small_polyomino_on_every_backend() -> None:
@@ -173,6 +174,8 @@ def test_sudokus(name: str, line: int, slow: tuple[str, ...], shared_data: Path,
     report = crosscheck(sudoku_model(puzzle), backends=names)
     assert report.agree and all(run.count == 1 for run in report.runs), str(report)
     for run in report.runs:
+        if run.counted_only:  # an exact counter: its count was compared
+            continue
         assert run.solutions is not None
         assert [grid_of(s) for s in run.solutions.values()] == [solution]
 

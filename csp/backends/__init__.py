@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import importlib
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,8 @@ class Entry:
     origin: str = "built-in"  # "built-in", "plug-in", or "register()"
     distribution: str | None = None  # a plug-in's distribution
     dependency: str | None = None  # the distribution it runs on (for its version)
+    program: str | None = None  # a program it runs, which must be on PATH
+    debian: str | None = None  # the Debian packages that install that program
     plugin: Plugin | None = None  # a plug-in's entry point
 
 
@@ -312,21 +315,37 @@ def _load(name: str) -> Backend | None:
     entry = REGISTRY[name]
     if entry.origin == "plug-in":
         return _load_plugin(entry)
+    why = missing_part(entry)
+    if why is not None:
+        _errors[name] = why
+        return None
+    module = importlib.import_module(entry.module)
+    backend = getattr(module, entry.cls)()
+    _instances[name] = backend
+    return backend
+
+
+def missing_part(entry: Entry) -> str | None:
+    """What a built-in backend lacks here, with how to install it (the pip
+    extra, the Debian packages), or None if it has everything."""
     for module in (entry.requires or "").split(","):
         if not module:
             continue
         try:
             importlib.import_module(module)
         except ImportError:
-            _errors[name] = (
-                f"backend {name!r} needs the {module!r} package: "
-                f"pip install 'csp-workbench[{entry.extra}]'"
-            )
-            return None
-    module = importlib.import_module(entry.module)
-    backend = getattr(module, entry.cls)()
-    _instances[name] = backend
-    return backend
+            return (f"backend {entry.name!r} needs the {module!r} package: "
+                    f"pip install 'csp-workbench[{entry.extra}]'")
+    if entry.program is not None and shutil.which(entry.program) is None:
+        how = f": apt-get install {entry.debian}" if entry.debian else ""
+        return f"backend {entry.name!r} needs the program {entry.program!r} on PATH{how}"
+    return None
+
+
+def missing() -> dict[str, str]:
+    """The known backends that cannot run here: name -> what to install."""
+    available()
+    return {name: why for name, why in _errors.items() if name not in _broken}
 
 
 def _load_plugin(entry: Entry) -> Backend | None:
@@ -357,6 +376,7 @@ __all__ = [
     "get",
     "is_known",
     "known",
+    "missing",
     "name_of",
     "native_form",
     "register",

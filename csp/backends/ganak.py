@@ -78,6 +78,8 @@ class GanakBackend:
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
     capabilities: ClassVar[frozenset[str]] = (CONSTRAINT_KINDS
                                               | {"SumNotEqual", COLOURS, COUNTS_ONLY, OUTSIDE})
+    caveat: ClassVar[str] = CAVEAT
+    """Said by `csp list` and with every count (`stats.extra["caveat"]`)."""
 
     def refuses(self, problem: ExactCover | Model) -> str | None:
         """Why the encoding cannot take `problem` (too many one-hot literals,
