@@ -54,6 +54,7 @@ class Entry:
     dependency: str | None = None  # the distribution it runs on (for its version)
     program: str | None = None  # a program it runs, which must be on PATH
     debian: str | None = None  # the Debian packages that install that program
+    locate: str | None = None  # "package:glob": a file of a package, found without importing it
     plugin: Plugin | None = None  # a plug-in's entry point
 
 
@@ -68,6 +69,8 @@ BUILTIN: tuple[Entry, ...] = (
           dependency="python-sat"),
     Entry("choco", "csp.backends.choco", "ChocoBackend", "choco", "pychoco", "model",
           dependency="pychoco"),
+    Entry("ace", "csp.backends.ace", "AceBackend", "ace", None, "model", dependency="pycsp3",
+          program="java", debian="default-jre-headless", locate="pycsp3:solvers/ace/ACE-*.jar"),
     Entry("ganak", "csp.backends.ganak", "GanakBackend", "ganak", "pyganak,pysat", "model",
           dependency="pyganak"),
     Entry("race", "csp.backends.race", "Race", form="model"),
@@ -336,10 +339,30 @@ def missing_part(entry: Entry) -> str | None:
         except ImportError:
             return (f"backend {entry.name!r} needs the {module!r} package: "
                     f"pip install 'csp-workbench[{entry.extra}]'")
+    if entry.locate is not None:
+        package, _, pattern = entry.locate.partition(":")
+        if not _located(package, pattern):
+            return (f"backend {entry.name!r} needs {pattern!r} of the {package!r} package: "
+                    f"pip install 'csp-workbench[{entry.extra}]'")
     if entry.program is not None and shutil.which(entry.program) is None:
         how = f": apt-get install {entry.debian}" if entry.debian else ""
         return f"backend {entry.name!r} needs the program {entry.program!r} on PATH{how}"
     return None
+
+
+def _located(package: str, pattern: str) -> bool:
+    """Whether `package` is installed with a file matching `pattern` (its
+    module is found, never imported: pycsp3's import touches the process)."""
+    import glob
+    import importlib.util
+    import os
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return False
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    return any(glob.glob(os.path.join(place, pattern)) for place in places)
 
 
 def missing() -> dict[str, str]:
