@@ -74,14 +74,17 @@ JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss64m")
 compiler only (ACE's searches are short next to the JVM's start), and a
 deep stack (ACE recurses on large instances)."""
 
-GRACE = 2.0
+GRACE = 1.0
 """Seconds ACE may run past its time limit (its own stop, the JVM's exit)
-before the child kills it."""
+before the child kills it (the caller kills the child a second later)."""
 
 _FOUND = re.compile(r"^d FOUND SOLUTIONS\s+([\d,]+)\s*$")
 _RUN_SOLUTIONS = re.compile(r"\bsols:([\d,]+)")
 _SOLUTION = re.compile(r"<list>(.*?)</list>\s*<values>(.*?)</values>")
 _ARRAY = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)((?:\[\])+)$")
+_UNDECLARED = object()
+"""An array's cell that no variable is (ACE prints `*` for it); not None,
+which may name a variable."""
 
 
 def jar() -> str | None:
@@ -122,15 +125,15 @@ class Reader:
             if cell:
                 index = tuple(int(i) for i in re.findall(r"\d+", cell[2]))
                 self.arrays.setdefault(cell[1], []).append((index, name))
-        self._order: dict[str, list[Hashable | None]] = {}
+        self._order: dict[str, list[Any]] = {}
 
-    def _cells(self, array: str) -> list[Hashable | None]:
-        """The names of an array's cells in row-major order (None: undeclared)."""
+    def _cells(self, array: str) -> list[Any]:
+        """The names of an array's cells in row-major order (`_UNDECLARED` for a hole)."""
         if array not in self._order:
             members = self.arrays[array]
             size = [max(index[d] for index, _ in members) + 1 for d in range(len(members[0][0]))]
             at = dict(members)
-            self._order[array] = [at.get(index) for index in
+            self._order[array] = [at.get(index, _UNDECLARED) for index in
                                   itertools.product(*(range(n) for n in size))]
         return self._order[array]
 
@@ -140,7 +143,7 @@ class Reader:
         match = _SOLUTION.search(line)
         if match is None:
             raise ValueError(f"no <list> and <values> in {line[:200]!r}")
-        names: list[Hashable | None] = []
+        names: list[Any] = []
         for token in match[1].split():
             array = _ARRAY.match(token)
             if array:
@@ -154,7 +157,7 @@ class Reader:
             raise ValueError(f"{len(values)} values for {len(names)} variables")
         out: list[int | None] = [None] * len(self.names)
         for name, value in zip(names, values):
-            if name is None:
+            if name is _UNDECLARED:
                 if value != "*":
                     raise ValueError(f"the value {value!r} for an undeclared cell")
                 continue
@@ -320,7 +323,7 @@ class AceBackend:
 
         return ForkedSearch(self.name, _search, problem, decode=decode, limit=limit,
                             time_limit=time_limit, progress=progress, count_only=count_only,
-                            grace=GRACE + 1.0)
+                            grace=2 * GRACE)
 
 
 __all__ = ["AceBackend", "KINDS", "Reader", "command", "jar"]

@@ -340,22 +340,24 @@ def test_contract_close(csp_backend: str) -> None:
 
 
 def test_contract_ctrl_c(csp_backend: str) -> None:
-    # Ctrl-C is simulated by a progress callback that raises KeyboardInterrupt:
-    # the search ends INTERRUPTED and keeps what it had found.
-    calls = 0
+    # Ctrl-C is simulated by a progress callback that raises KeyboardInterrupt
+    # once solutions were counted (a solver in a JVM counts nothing in its
+    # first second, ACE says its count at its restarts): the search ends
+    # INTERRUPTED and keeps at least what it had said it found.
+    calls = seen = 0
+    lists = _lists(csp_backend)
 
     def progress(stats: Stats) -> None:
-        nonlocal calls
+        nonlocal calls, seen
         calls += 1
-        if calls == 2:
+        seen = max(seen, stats.solutions)
+        if calls >= 2 and (stats.solutions > 0 or not lists or calls >= 50):
             raise KeyboardInterrupt
 
     started = time.perf_counter()
     result = csp.count(_long(csp_backend), csp_backend, time_limit=60, progress=progress)
     assert result.status is Status.INTERRUPTED
-    # An exact counter has no partial count to keep: 0, said as INTERRUPTED.
-    assert result.count > 0 or not _lists(csp_backend)
-    assert result.count == result.stats.solutions
+    assert result.count >= seen and result.count == result.stats.solutions
     assert time.perf_counter() - started < 30
 
 
