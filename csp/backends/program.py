@@ -46,6 +46,7 @@ class Program:
         self.command = list(command)
         self.deadline = deadline
         self.overran = False
+        self.answered = False  # its whole answer was read (its caller says so)
         self.last: collections.deque[str] = collections.deque(maxlen=LAST_LINES)
         self.popen = subprocess.Popen(self.command, stdin=subprocess.DEVNULL,
                                       stdout=subprocess.PIPE, stderr=None,
@@ -88,8 +89,13 @@ class Program:
         if self.popen.poll() is None:
             self.popen.kill()
 
-    def finish(self) -> int:
-        """Wait for it to end (it is killed if it has not); its exit code."""
+    def finish(self, wait: float = 0.0) -> int:
+        """Its exit code, once it has ended: after `wait` seconds it is killed."""
+        if wait > 0 and self.popen.poll() is None:
+            try:
+                self.popen.wait(timeout=wait)
+            except subprocess.TimeoutExpired:
+                pass
         self.kill()
         code = self.popen.wait()
         if self.popen.stdout is not None:
