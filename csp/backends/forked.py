@@ -37,13 +37,14 @@ ACE is a JVM and Gecode a program of its own. A backend for one of them
 >>> ForkedSearch("demo", _demo, -1).count()
 Traceback (most recent call last):
     ...
-csp.errors.SolverFailed: demo failed: ValueError: a negative count; its last lines: (none)
+csp.errors.SolverFailed: demo failed: ValueError: a negative count
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -57,7 +58,7 @@ from typing import Any
 
 from csp.backends.base import Progress, Search, check_limit, check_time_limit
 from csp.errors import InputError, SolverFailed
-from csp.result import Result, Stats, Status
+from csp.result import Result, Status
 
 Work = Callable[..., None]
 """`work(outbox, payload, limit, time_limit, count_only)`, run in the child."""
@@ -71,6 +72,11 @@ LAST_LINES = 12
 
 LOG_TAIL = 16_384
 """Bytes read from the end of a failed child's log."""
+
+
+class Failure(Exception):
+    """A failure the child explains in full (a program's exit and last lines):
+    reported as its message alone."""
 
 
 class Outbox:
@@ -117,12 +123,16 @@ def _run_child(work: Work, args: tuple[Any, ...], conn: Connection, log: str) ->
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     os.close(fd)
+    # Python's own streams too (a caller may have replaced them: pytest does).
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - for the child's life
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
     try:
         work(Outbox(conn), *args)
     except BaseException as err:  # noqa: BLE001 - every failure is reported to the parent
         kind = "refused" if isinstance(err, InputError) else "error"
+        text = str(err) if isinstance(err, Failure) else f"{type(err).__name__}: {err}"
         try:
-            conn.send((kind, f"{type(err).__name__}: {err}"))
+            conn.send((kind, text))
         except OSError:
             pass
     finally:
@@ -227,8 +237,17 @@ def log_tail(path: str, lines: int = LAST_LINES) -> str:
             text = f.read().decode("utf-8", "replace")
     except OSError:
         return "(none)"
-    kept = [line.rstrip() for line in text.splitlines() if line.strip()][-lines:]
+    every = [line.rstrip() for line in text.splitlines() if line.strip()]
+    kept = every[-lines:]
+    # A crash report (a JVM's, a native image's) names its cause first, then
+    # pages of state: the first line naming an exception or error leads.
+    cause = next((line for line in every if _CAUSE.search(line)), None)
+    if cause is not None and cause not in kept:
+        kept = [cause, "..."] + kept
     return "\n  " + "\n  ".join(kept) if kept else "(none)"
+
+
+_CAUSE = re.compile(r"exception|error", re.IGNORECASE)
 
 
 class ForkedSearch(Search):
@@ -304,7 +323,8 @@ class ForkedSearch(Search):
         if why is None:
             how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
             why = f"its process ended without an answer ({how})"
-        raise SolverFailed(f"{self.backend} failed: {why}; its last lines: {tail}")
+        said = "" if tail == "(none)" else f"; its last lines: {tail}"
+        raise SolverFailed(f"{self.backend} failed: {why}{said}")
 
     # -- reading the child ------------------------------------------------------------------
 
@@ -420,4 +440,4 @@ if __name__ == "__main__":
     _spawned(int(sys.argv[1]), sys.argv[2])
 
 
-__all__ = ["GRACE", "ForkedSearch", "Outbox", "Work", "log_tail"]
+__all__ = ["GRACE", "Failure", "ForkedSearch", "Outbox", "Work", "log_tail"]

@@ -19,6 +19,8 @@ import subprocess
 import time
 from collections.abc import Iterator, Sequence
 
+from csp.backends.forked import Failure
+
 LAST_LINES = 12
 """Lines of a program's output kept for an error."""
 
@@ -34,7 +36,7 @@ def _die_with_parent() -> None:  # pragma: no cover - runs between fork and exec
         pass
 
 
-class ProgramFailed(Exception):
+class ProgramFailed(Failure):
     """The program failed: what it did, and the last lines it printed."""
 
 
