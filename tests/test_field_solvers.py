@@ -350,3 +350,78 @@ def test_a_count_with_a_limit_on_a_backend_that_counts_only() -> None:
     assert (result.count, result.status) == (3, Status.SOLUTION_LIMIT)
     result = csp.count(queens_cover(6), "ganak", limit=10)
     assert (result.count, result.status) == (4, Status.COMPLETE)
+
+
+# -- gecode ---------------------------------------------------------------------------------
+
+
+def _fake_flatzinc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FlatZinc writer for models of all-differents only, where csp has none
+    of its own yet (csp.io.flatzinc, issue 23): enough to test how gecode's
+    answers are read."""
+    import itertools
+    import types
+
+    if "csp.io.flatzinc" in sys.modules or _has_flatzinc():
+        return
+
+    def write(model: Model, path: str) -> dict[Any, str]:
+        ids = {name: f"v{k}" for k, name in enumerate(model.variables)}
+        lines = [f"var {{{', '.join(map(str, v.domain))}}}: {ids[name]} :: output_var;"
+                 for name, v in model.variables.items()]
+        for c in model.constraints:
+            assert isinstance(c, AllDifferent)
+            lines += [f"constraint int_ne({ids[a]}, {ids[b]});"
+                      for a, b in itertools.combinations(c.scope, 2)]
+        Path(path).write_text("\n".join([*lines, "solve satisfy;", ""]))
+        return ids
+
+    module = types.ModuleType("csp.io.flatzinc")
+    module.write = write  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "csp.io.flatzinc", module)
+    backends.reload()
+
+
+def _has_flatzinc() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("csp.io.flatzinc") is not None
+
+
+@pytest.fixture
+def gecode(monkeypatch: pytest.MonkeyPatch) -> Any:
+    import shutil
+
+    if shutil.which("fzn-gecode") is None:
+        pytest.skip("fzn-gecode is not installed: apt-get install flatzinc")
+    _fake_flatzinc(monkeypatch)
+    yield backends.get("gecode")
+    monkeypatch.undo()
+    backends.reload()
+
+
+def test_gecode_reads_solutions_counts_and_statistics(gecode: Any) -> None:
+    m = Model()
+    m.add(AllDifferent(m.vars("abcd", range(4))))
+    m.var("z", [7, 9])  # in no constraint: Gecode lists it too
+    result = gecode.count(m)
+    assert (result.count, result.status) == (48, Status.COMPLETE)
+    assert result.stats.nodes is not None and "propagations" in result.stats.extra
+    found = list(gecode.solutions(m))
+    assert len(found) == 48 and all(m.check(s) == [] for s in found)
+    search = gecode.solutions(m, limit=2)
+    assert len(list(search)) == 2 and search.status is Status.SOLUTION_LIMIT
+
+
+def test_gecode_stopped_by_its_time_limit(gecode: Any) -> None:
+    m = Model()
+    m.add(AllDifferent(m.vars("abcdefghijkl", range(12))))
+    result = gecode.count(m, time_limit=0.5)
+    assert result.status is Status.TIME_LIMIT and 0 < result.count < 479_001_600
+
+
+def test_gecode_without_a_solution(gecode: Any) -> None:
+    m = Model()
+    m.add(AllDifferent(m.vars("abc", range(2))))
+    result = gecode.count(m)
+    assert (result.count, result.status) == (0, Status.COMPLETE)

@@ -71,6 +71,8 @@ BUILTIN: tuple[Entry, ...] = (
           dependency="pychoco"),
     Entry("ace", "csp.backends.ace", "AceBackend", "ace", None, "model", dependency="pycsp3",
           program="java", debian="default-jre-headless", locate="pycsp3:solvers/ace/ACE-*.jar"),
+    Entry("gecode", "csp.backends.gecode", "GecodeBackend", None, "csp.io.flatzinc", "model",
+          program="fzn-gecode", debian="flatzinc"),
     Entry("ganak", "csp.backends.ganak", "GanakBackend", "ganak", "pyganak,pysat", "model",
           dependency="pyganak"),
     Entry("race", "csp.backends.race", "Race", form="model"),
@@ -337,6 +339,8 @@ def missing_part(entry: Entry) -> str | None:
         try:
             importlib.import_module(module)
         except ImportError:
+            if entry.extra is None:  # a module of csp's own that this copy lacks
+                return f"backend {entry.name!r} needs the module {module!r}, missing here"
             return (f"backend {entry.name!r} needs the {module!r} package: "
                     f"pip install 'csp-workbench[{entry.extra}]'")
     if entry.locate is not None:

@@ -114,15 +114,15 @@ class Outbox:
         self._conn.send(("done", Status(status).value, figures))
 
 
-def _run_child(work: Work, args: tuple[Any, ...], conn: Connection, log: str) -> None:
-    """The child: quiet, detached from Ctrl-C, tied to its parent, then `work`."""
+def _run_child(work: Work, args: tuple[Any, ...], conn: Connection, log: int) -> None:
+    """The child: quiet, detached from Ctrl-C, tied to its parent, then `work`
+    (`log`: the file descriptor of its log, opened and already unlinked by the parent)."""
     from csp.children import die_with_parent
 
     die_with_parent()
-    fd = os.open(log, os.O_WRONLY | os.O_APPEND)
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    os.close(fd)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
     # Python's own streams too (a caller may have replaced them: pytest does).
     sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115 - for the child's life
     sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
@@ -176,7 +176,7 @@ class _Child:
         return self.exit
 
 
-def _start(work: Work, args: tuple[Any, ...], log: str) -> tuple[_Child, Connection]:
+def _start(work: Work, args: tuple[Any, ...], log: int) -> tuple[_Child, Connection]:
     """Start `work` in a child: forked if this process runs no other Python
     thread, else a fresh interpreter. The parent's end of the pipe."""
     read, write = os.pipe()
@@ -201,11 +201,9 @@ def _start(work: Work, args: tuple[Any, ...], log: str) -> tuple[_Child, Connect
         os.close(write)
         raise InputError(f"this problem cannot be sent to a solver's process: "
                          f"{type(err).__name__}: {err}") from err
-    with open(log, "wb") as out:
-        popen = subprocess.Popen(
-            [sys.executable, "-m", "csp.backends.forked", str(write), log],
-            stdin=subprocess.PIPE, stdout=out, stderr=out, pass_fds=(write,),
-            start_new_session=False)
+    popen = subprocess.Popen(
+        [sys.executable, "-m", "csp.backends.forked", str(write), str(log)],
+        stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(write, log))
     os.close(write)
     assert popen.stdin is not None
     try:
@@ -216,25 +214,19 @@ def _start(work: Work, args: tuple[Any, ...], log: str) -> tuple[_Child, Connect
     return _Child(popen=popen), Connection(read, writable=False)
 
 
-def _end(child: _Child, conn: Connection, log: str) -> None:
+def _end(child: _Child, conn: Connection, log: int) -> None:
     """Kill, reap and forget a child (also the finaliser of an abandoned search)."""
     child.kill()
     child.reap()
     conn.close()
-    try:
-        os.unlink(log)
-    except OSError:
-        pass
+    os.close(log)
 
 
-def log_tail(path: str, lines: int = LAST_LINES) -> str:
-    """The last `lines` lines of the file at `path`, indented; "(none)" if empty."""
+def log_tail(fd: int, lines: int = LAST_LINES) -> str:
+    """The last `lines` lines of the file open as `fd`, indented; "(none)" if empty."""
     try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - LOG_TAIL))
-            text = f.read().decode("utf-8", "replace")
+        size = os.fstat(fd).st_size
+        text = os.pread(fd, LOG_TAIL, max(0, size - LOG_TAIL)).decode("utf-8", "replace")
     except OSError:
         return "(none)"
     every = [line.rstrip() for line in text.splitlines() if line.strip()]
@@ -272,7 +264,7 @@ class ForkedSearch(Search):
         self.grace = grace
         self._child: _Child | None = None
         self._conn: Connection | None = None
-        self._log: str | None = None
+        self._log: int | None = None  # the log's file descriptor
         self._started = 0.0
         self._last_progress = 0.0
         self._reported = 0  # the child's own count of its solutions
@@ -289,13 +281,15 @@ class ForkedSearch(Search):
         if self.time_limit == 0:
             self._finish(Status.TIME_LIMIT)
             return
-        handle, self._log = tempfile.mkstemp(prefix=f"csp-{self.backend}-", suffix=".log")
-        os.close(handle)
+        # The log is unlinked at once: nothing is left in the temporary
+        # directory, however this process ends; both ends keep it open.
+        self._log, path = tempfile.mkstemp(prefix=f"csp-{self.backend}-", suffix=".log")
+        os.unlink(path)
         args = (self.payload, self.limit, self.time_limit, self.count_only)
         try:
             self._child, self._conn = _start(self.work, args, self._log)
         except BaseException:
-            os.unlink(self._log)
+            os.close(self._log)
             raise
         self._finalizer = weakref.finalize(self, _end, self._child, self._conn, self._log)
 
@@ -309,7 +303,7 @@ class ForkedSearch(Search):
 
     def _stop(self) -> None:
         if self._finalizer is not None:
-            self._finalizer()  # _end: kill, reap, close, delete the log
+            self._finalizer()  # _end: kill, reap, close the pipe and the log
             self._finalizer = None
 
     def _fail(self, why: str | None) -> None:
@@ -429,7 +423,7 @@ def _demo(outbox: Outbox, n: int, limit: int | None, time_limit: float | None,
     outbox.done(Status.COMPLETE, {"solutions": n, "time": outbox.elapsed()})
 
 
-def _spawned(fd: int, log: str) -> None:
+def _spawned(fd: int, log: int) -> None:
     """A fresh interpreter's child (`python -m csp.backends.forked FD LOG`):
     the work and its arguments come pickled on stdin."""
     work, args = pickle.loads(sys.stdin.buffer.read())
@@ -437,7 +431,7 @@ def _spawned(fd: int, log: str) -> None:
 
 
 if __name__ == "__main__":
-    _spawned(int(sys.argv[1]), sys.argv[2])
+    _spawned(int(sys.argv[1]), int(sys.argv[2]))
 
 
 __all__ = ["GRACE", "Failure", "ForkedSearch", "Outbox", "Work", "log_tail"]
