@@ -1,4 +1,8 @@
-"""`csp solve KIND FILE`: solve every puzzle of a file in its own format.
+"""`csp solve KIND FILE`: solve every puzzle of a file in its own format;
+`csp solve FILE.xml` or `csp solve FILE.fzn`: solve an instance of the field
+(XCSP3, FlatZinc; the format by the name, or `--format`), printing each
+solution in its format's terms (an XCSP3 `<instantiation>`, FlatZinc's
+output annotations).
 
 Prints the first solution of each puzzle (or `no solution`), every solution
 and a count line with `--all`, only the counts with `--count`, or one JSON
@@ -56,17 +60,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     kind = parser.add_argument("kind", metavar="KIND")
+    parser.add_argument("--format", choices=("xcsp3", "flatzinc"),
+                        help="read FILE as an instance of this format (default: by its "
+                        "name: .xml, .xml.lzma, .fzn), with no KIND: csp solve --format "
+                        "xcsp3 FILE")
+    parser.add_argument("--ignore-objective", action="store_true",
+                        help="an instance with an objective: solve its constraints only")
 
     def fill() -> None:
         # Describing every kind imports them all (and the plug-ins): for --help only.
         kinds = "\n".join(f"  {name:10} {text}" for name, text in problems.describe().items())
         parser.epilog = (f"puzzle kinds and their input formats:\n{kinds}\n\n"
                          "examples:\n  csp solve sudoku examples/sudoku.txt\n"
-                         "  csp solve queens 8 --count")
-        kind.help = f"one of: {', '.join(problems.names())}"
+                         "  csp solve queens 8 --count\n  csp solve Queens-0008.xml.lzma --all"
+                         "\n  csp solve queens.fzn --count")
+        kind.help = (f"one of: {', '.join(problems.names())}; or an instance file (.xml, "
+                     ".xml.lzma, .fzn)")
 
     help_later(parser, fill)
-    parser.add_argument("file", metavar="FILE",
+    parser.add_argument("file", metavar="FILE", nargs="?",
                         help="the input file, - for standard input (queens: or the size N)")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--count", action="store_true", help="print only the number of solutions")
@@ -129,6 +141,19 @@ def _parse(kind: Kind, text: str, options: dict[str, Any]) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from csp.io.instances import detect
+
+    if args.file is None:
+        if args.format is None and detect(args.kind) is None:
+            raise InputError(f"{args.kind!r}: give a puzzle file after the kind "
+                             "(csp solve KIND FILE), or an instance file (.xml, .xml.lzma, "
+                             ".fzn; --format xcsp3 or flatzinc for another name)")
+        from csp.commands.instance import solve_instance
+
+        return solve_instance(args)
+    if args.format is not None or args.ignore_objective:
+        raise InputError("--format and --ignore-objective go with an instance file, without "
+                         "a kind: csp solve FILE.xml")
     kind = problems.get(args.kind)
     options = _options(kind, args)
     text, source = _text(kind, args)

@@ -37,9 +37,6 @@ backend without it needs it as a `Table` of its operands and value."""
 MAX_AUX_VALUES = 1_000_000
 """The most values an auxiliary variable may have (a sum's range, a product's)."""
 
-LITERALS = (Compare, Linear)
-"""The constraints that a backend taking `Logic` takes inside it (with logic)."""
-
 
 class Auxiliary:
     """The name of an auxiliary variable: never equal to a declared name.
@@ -191,8 +188,7 @@ class Decomposer:
             if not weight:
                 continue
             v = self.var_for(atom, guards)
-            if isinstance(v, int):
-                raise InputError("internal: a constant atom")  # atoms are never ints
+            assert not isinstance(v, int), "an atom is a variable, a function or a constraint"
             flat[v] = flat.get(v, 0) + weight
         return flat
 

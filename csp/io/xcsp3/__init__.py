@@ -5,7 +5,9 @@
 the competitions ship them, and `.xz`). It reads the integer satisfaction
 part of XCSP3-core (docs/reference/xcsp3.md lists every constraint and how
 it maps onto the model language); variables keep their names, arrays'
-included (`x[3][4]`), so solutions print in the instance's terms. An
+included (`x[3][4]`), so solutions print in the instance's terms; a
+variable that no constraint mentions is left out, with a warning, as ACE and
+Choco leave it (it would multiply every count by its domain's size). An
 instance with an objective is refused unless `ignore_objective=True` (then
 its constraints are read, the objective left out). A constraint outside the
 subset is refused naming it and its line: nothing is dropped silently.
@@ -33,6 +35,8 @@ import os
 from pathlib import Path
 
 from csp.errors import InputError
+from csp.io.text import Warn
+from csp.io.text import warn as warning
 from csp.io.xcsp3.writing import format, write
 from csp.model import Model
 
@@ -40,7 +44,8 @@ SUFFIXES = (".xml", ".xml.lzma", ".xml.xz")
 """The names `csp` reads as XCSP3 when no format is given."""
 
 
-def read(path: str | os.PathLike[str], *, ignore_objective: bool = False) -> Model:
+def read(path: str | os.PathLike[str], *, ignore_objective: bool = False,
+         warn: Warn | None = None) -> Model:
     """The model of the XCSP3 instance in `path` (`.xml`, `.xml.lzma`, `.xz`).
 
     Raises:
@@ -53,12 +58,13 @@ def read(path: str | os.PathLike[str], *, ignore_objective: bool = False) -> Mod
     where = os.fspath(path)
     data = read_bytes(where)
     return parse(data, source=where, ignore_objective=ignore_objective,
-                 name=_stem(Path(where).name))
+                 name=_stem(Path(where).name), warn=warn)
 
 
 def parse(data: bytes | str, *, source: str = "<xcsp3>", ignore_objective: bool = False,
-          name: str | None = None) -> Model:
-    """The model of an XCSP3 instance given as text (see `read`)."""
+          name: str | None = None, warn: Warn | None = None) -> Model:
+    """The model of an XCSP3 instance given as text (see `read`); `warn`
+    hears which variables were left out, being in no constraint."""
     from csp.io.xcsp3.building import callbacks_class
     from csp.io.xcsp3.loading import make_callbacker, make_parser, pycsp3_parts, tree_of
 
@@ -76,6 +82,11 @@ def parse(data: bytes | str, *, source: str = "<xcsp3>", ignore_objective: bool 
         make_callbacker(parser, callbacks).load_instance()
     except InputError as err:
         raise err.located(source=source) from None
+    left = callbacks.unconstrained
+    if left:
+        shown = ", ".join(left[:5]) + (", ..." if len(left) > 5 else "")
+        warning(f"{source}: {len(left)} variable{'s' if len(left) > 1 else ''} in no "
+                f"constraint left out, as ACE and Choco do: {shown}", warn)
     return callbacks.model
 
 

@@ -46,7 +46,8 @@ from csp.global_constraints import (
     LexLessEq,
     Regular,
 )
-from csp.io.xcsp3.trees import LOGIC, Trees, relation
+from csp.io.folding import LOGIC, relation
+from csp.io.xcsp3.trees import Trees
 from csp.model import Model
 
 MAX_DOMAIN = 1 << 22
@@ -80,7 +81,10 @@ class Builder:
                      "logic_intension", "sum_intension", "extremum_intension",
                      "specific_count_cases", "specific_nvalues_cases"):
             setattr(self, f"recognize_{flag}", False)
-        self.discard_variables_of_degree_0 = False
+        # As ACE and Choco: a variable in no constraint is not part of the
+        # problem (it would multiply every count by its domain's size).
+        self.discard_variables_of_degree_0 = True
+        self.unconstrained: list[str] = []
 
     # -- the general methods (pycsp3 calls them at each step) -----------------------------
 
@@ -120,6 +124,10 @@ class Builder:
             raise InputError(f"unknown variable {x.id}", token=x.id) from None
         except AttributeError:
             raise InputError(f"{x!r} is not a variable") from None
+
+    def load_var(self, x: Any) -> None:
+        if x.degree is None:
+            self.unconstrained.append(x.id)
 
     def var_integer_range(self, x: Any, low: int, high: int) -> None:
         self._declare(x, range(low, high + 1))

@@ -32,6 +32,7 @@ import io
 import lzma
 import re
 import sys
+import warnings
 import xml.parsers.expat
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -56,7 +57,8 @@ def pycsp3_parts() -> dict[str, Any]:
     # Not console mode (argv[0] ends in .py) and -nocompile: no option parsing.
     sys.argv = ["csp-xcsp3-reader.py", "-nocompile"]
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pycsp3 leaves a file open, ...
             import pycsp3
             from pycsp3.classes.auxiliary import conditions, enums
             from pycsp3.classes.main.variables import Variable
@@ -187,6 +189,8 @@ def make_parser(tree: Any, lines: dict[Any, int]) -> Any:
             annotations = tree.find("./annotations")
             with guarded(lambda: "<annotations>", lambda: lines.get(annotations)):
                 self.parse_annotations(tree.findall("./annotations/"))
+            with guarded(lambda: "<instance>", lambda: None):
+                self.compute_var_degrees()
 
         def parsing_of_constraints_outer(self, elt: Any, args: Any) -> Any:
             with guarded(lambda: f"<{elt.tag}>", lambda: lines.get(elt)):

@@ -19,13 +19,13 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from csp.constraints import Compare, Constraint, Expression, Term
 from csp.errors import InputError
-from csp.expressions import FLIPPED, Abs, Div, Element, Maximum, Minimum, Mod, compare
-from csp.logic import And, Iff, Implies, Not, Or, Xor
+from csp.expressions import Abs, Div, Element, Maximum, Minimum, Mod
+from csp.io.folding import LOGIC, conjunction, disjunction, negation, relation
 
 Resolve = Callable[[Any], Any]
 """pycsp3's variable -> the model's `Variable`."""
@@ -48,8 +48,11 @@ class Trees:
             return self.resolve(node.cnt)
         if kind == "int":
             return int(node.cnt)
-        if kind == "symbol" and node.cnt in ("true", "false"):
-            return int(node.cnt == "true")
+        if kind == "symbol":
+            if node.cnt in ("true", "false"):
+                return int(node.cnt == "true")
+            raise InputError(f"{node.cnt!r} is not a variable of the instance, nor an integer "
+                             "(symbolic values are outside what csp takes)", token=node.cnt)
         if kind in RELATIONS or kind in LOGIC or kind in ("in", "notin"):
             truth = self.truth(node)
             return int(truth) if isinstance(truth, bool) else truth
@@ -76,7 +79,8 @@ class Trees:
             return self._member(node, kind)
         if kind == "if":
             condition, then, otherwise = (self.truth(son) for son in _sons(node, kind))
-            return _or([_and([condition, then]), _and([_not(condition), otherwise])])
+            return disjunction([conjunction([condition, then]),
+                                conjunction([negation(condition), otherwise])])
         value = self.integer(node)
         if _is_int(value):
             return value != 0
@@ -91,9 +95,10 @@ class Trees:
         if len(sons) == 2:
             return relation(sons[0], op, sons[1])
         if kind == "eq":
-            return _and([relation(a, "==", b) for a, b in zip(sons, sons[1:])])
+            return conjunction([relation(a, "==", b) for a, b in zip(sons, sons[1:])])
         if kind == "ne":
-            return _and([relation(a, "!=", b) for i, a in enumerate(sons) for b in sons[i + 1:]])
+            return conjunction([relation(a, "!=", b)
+                                for i, a in enumerate(sons) for b in sons[i + 1:]])
         raise InputError(f"{kind} takes two operands, not {len(sons)}")
 
     def _member(self, node: Any, kind: str) -> Constraint | bool:
@@ -101,36 +106,8 @@ class Trees:
         if str(values.type) != "set":
             raise InputError(f"{kind}: its second operand is {values.type}, not a set(...)")
         x = self.integer(value)
-        inside = _or([relation(x, "==", self.integer(son)) for son in values.cnt])
-        return _not(inside) if kind == "notin" else inside
-
-
-def relation(left: Any, op: str, right: Any) -> Constraint | bool:
-    """`left op right`, folded to a bool where no variable is left in it."""
-    if isinstance(left, Constraint) and isinstance(right, Constraint) and op in ("==", "!="):
-        same = Iff(left, right)
-        return same if op == "==" else Not(same)
-    if isinstance(left, Constraint) and _is_boolean(right) or \
-            isinstance(right, Constraint) and _is_boolean(left):
-        if op in ("==", "!="):
-            c, b = (left, right) if isinstance(left, Constraint) else (right, left)
-            same = Iff(c, Compare(b, "==", 1))
-            return same if op == "==" else Not(same)
-    if isinstance(right, Constraint) and _is_int(left):
-        left, op, right = right, FLIPPED[op], left
-    if isinstance(left, Constraint) and _is_int(right) and op in ("==", "!="):
-        if right not in (0, 1):
-            return op == "!="
-        return left if (right == 1) == (op == "==") else Not(left)
-    if _is_int(left) and _is_int(right):
-        return _COMPARE[op](left, right)
-    if _linear(left) and _linear(right):
-        difference = Expression.of(left) - right
-        if not difference._nonzero():
-            return _COMPARE[op](difference.constant, 0)
-        if op in ("==", "!=") and isinstance(left, Term) and isinstance(right, Term):
-            return Compare(left, op, right)
-    return compare(left, op, right)
+        inside = disjunction([relation(x, "==", self.integer(son)) for son in values.cnt])
+        return negation(inside) if kind == "notin" else inside
 
 
 def _sons(node: Any, kind: str) -> list[Any]:
@@ -141,90 +118,6 @@ def _sons(node: Any, kind: str) -> list[Any]:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_boolean(value: Any) -> bool:
-    return isinstance(value, Term) and set(value.domain) <= {0, 1}  # type: ignore[attr-defined]
-
-
-def _linear(value: Any) -> bool:
-    if isinstance(value, Expression):
-        return all(isinstance(atom, Term) for atom in value.terms)
-    return isinstance(value, Term) or _is_int(value)
-
-
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
-
-
-# -- logic, with constants folded ------------------------------------------------------
-
-
-def _and(items: Sequence[Constraint | bool]) -> Constraint | bool:
-    if any(item is False for item in items):
-        return False
-    kept = [item for item in items if item is not True]
-    if not kept:
-        return True
-    return kept[0] if len(kept) == 1 else And(kept)
-
-
-def _or(items: Sequence[Constraint | bool]) -> Constraint | bool:
-    if any(item is True for item in items):
-        return True
-    kept = [item for item in items if item is not False]
-    if not kept:
-        return False
-    return kept[0] if len(kept) == 1 else Or(kept)
-
-
-def _not(item: Constraint | bool) -> Constraint | bool:
-    return (not item) if isinstance(item, bool) else Not(item)
-
-
-def _xor(items: Sequence[Constraint | bool]) -> Constraint | bool:
-    odd = sum(1 for item in items if item is True) % 2 == 1
-    kept = [item for item in items if not isinstance(item, bool)]
-    if not kept:
-        return odd
-    if len(kept) == 1:
-        return _not(kept[0]) if odd else kept[0]
-    parity = Xor(kept)
-    return Not(parity) if odd else parity
-
-
-def _iff(items: Sequence[Constraint | bool]) -> Constraint | bool:
-    return _and([_same(a, b) for a, b in zip(items, items[1:])])
-
-
-def _same(a: Constraint | bool, b: Constraint | bool) -> Constraint | bool:
-    if isinstance(a, bool) and isinstance(b, bool):
-        return a == b
-    if isinstance(a, bool):
-        return b if a else _not(b)
-    if isinstance(b, bool):
-        return a if b else _not(a)
-    return Iff(a, b)
-
-
-def _implies(items: Sequence[Constraint | bool]) -> Constraint | bool:
-    if len(items) != 2:
-        raise InputError(f"imp takes two operands, not {len(items)}")
-    a, b = items
-    if isinstance(a, bool) or isinstance(b, bool):
-        return _or([_not(a), b])
-    return Implies(a, b)
-
-
-def _single(items: Sequence[Constraint | bool]) -> Constraint | bool:
-    if len(items) != 1:
-        raise InputError(f"not takes one operand, not {len(items)}")
-    return _not(items[0])
-
-
-LOGIC: dict[str, Callable[[Sequence[Constraint | bool]], Constraint | bool]] = {
-    "and": _and, "or": _or, "not": _single, "xor": _xor, "iff": _iff, "imp": _implies}
 
 
 # -- arithmetic, with constants folded --------------------------------------------------
@@ -328,4 +221,4 @@ def _unknown(kind: str) -> InputError:
                       "arithmetic, comparisons, logic, if, in/notin)", token=kind)
 
 
-__all__ = ["Trees", "relation"]
+__all__ = ["Trees"]

@@ -11,10 +11,14 @@ same meaning (`AllDifferent` an `allDifferent`, `Linear` a `sum`, `Table` an
 `intension` tree:
 
 - `//` and `%` (Python's, rounding down) in terms of XCSP3's `div` and `mod`
-  (rounding towards zero); `Div(..., rounding="zero")` as `div`;
+  (rounding towards zero: the remainder is `((a mod b) + b) mod b`);
+  `Div(..., rounding="zero")` as `div`;
 - `Element` inside an expression as a chain of `if`, the comparison holding
   only where its index is in range (the relational semantics);
-- `Count` and `NValue` inside an expression as sums of truths;
+- `Count` and `NValue` inside an expression as sums of truths, and
+  `NValue` always so (ACE 2.6 miscounts `nValues` with `(eq, k)`);
+  `Minimum`/`Maximum` compared with `!=` as "less or greater" (ACE takes
+  no `ne` condition on them, nor on a tree it reads as one);
 - a constraint inside logic as its tree (`AllDifferent` an n-ary `ne`,
   `Table` a disjunction of its tuples, ...);
 - `Circuit` as XCSP3's `circuit` (a subcircuit there) with every node kept
@@ -247,11 +251,22 @@ class _Writer:
                 f"<operator> {op} </operator> </lex>"]
 
     def _cardinality(self, c: GlobalCardinality) -> list[str]:
-        closed = ' closed="true"' if c.closed else ""
-        occurs = " ".join(str(k) if fixed else self.id(k) for k, fixed in zip(c.counts, c.fixed))
-        return [f"<cardinality> <list> {self.list(c.variables)} </list> <values{closed}> "
-                f"{' '.join(map(str, c.values))} </values> <occurs> {occurs} </occurs> "
-                "</cardinality>"]
+        # XCSP3's occurs are all integers or all variables: one cardinality each
+        xs = self.list(c.variables)
+        out = []
+        for fixed in (True, False):
+            pairs = [(v, k) for v, k, f in zip(c.values, c.counts, c.fixed) if f == fixed]
+            if not pairs:
+                continue
+            closed = ' closed="true"' if c.closed and len(pairs) == len(c.values) else ""
+            occurs = " ".join(str(k) if fixed else self.id(k) for _, k in pairs)
+            out.append(f"<cardinality> <list> {xs} </list> <values{closed}> "
+                       f"{' '.join(str(v) for v, _ in pairs)} </values> <occurs> {occurs} "
+                       "</occurs> </cardinality>")
+        if c.closed and len(out) > 1:
+            out += [f"<intension> {_member(self.id(x), c.values)} </intension>"
+                    for x in c.variables]
+        return out
 
     def _regular(self, c: Regular) -> list[str]:
         states = {q: f"q{k}" for k, q in enumerate(_ordered_states(c))}
@@ -283,8 +298,11 @@ class _Writer:
         if isinstance(f, Count) and all(isinstance(a, Term) for a in f.items):
             return [f"<count> <list> {self.list(f.items)} </list> <values> "
                     f"{self.operand(f.target)} </values> {condition} </count>"]
-        if isinstance(f, (NValue, Minimum, Maximum)) and all(isinstance(a, Term) for a in f.args):
-            tag = {NValue: "nValues", Minimum: "minimum", Maximum: "maximum"}[type(f)]
+        # ACE 2.6 takes minimum and maximum with no ne condition, and miscounts
+        # nValues with (eq, k): those are written as intension trees.
+        if isinstance(f, (Minimum, Maximum)) and all(isinstance(a, Term) for a in f.args) and \
+                c.op != "!=":
+            tag = "minimum" if isinstance(f, Minimum) else "maximum"
             return [f"<{tag}> <list> {self.list(f.args)} </list> {condition} </{tag}>"]
         return None
 
@@ -303,7 +321,10 @@ class _Writer:
         if isinstance(c, Comparison):
             guards = [f"ge({self.integer(e.index)},0),lt({self.integer(e.index)},{len(e.array)})"
                       for e in _elements(c.left) + _elements(c.right)]
-            test = f"{OPS[c.op]}({self.integer(c.left)},{self.integer(c.right)})"
+            left, right = self.integer(c.left), self.integer(c.right)
+            test = f"{OPS[c.op]}({left},{right})"
+            if c.op == "!=" and isinstance(c.left, (Minimum, Maximum)):
+                test = f"or(lt({left},{right}),gt({left},{right}))"  # ACE: no ne on them
             return f"and({','.join(guards)},{test})" if guards else test
         if isinstance(c, (And, Or, Xor, Iff)):
             name = {And: "and", Or: "or", Xor: "xor", Iff: "iff"}[type(c)]
@@ -410,16 +431,12 @@ class _Writer:
 
 
 def _division(f: Div | Mod, a: str, b: str) -> str:
-    op = "div" if isinstance(f, Div) else "mod"
-    plain = f"{op}({a},{b})"
     if f.rounding == "zero":
-        return plain
-    # Python's rounds down: where the remainder is not 0 and the signs differ,
-    # the quotient is one less, the remainder one divisor more.
-    off = f"and(ne(mod({a},{b}),0),xor(lt({a},0),lt({b},0)))"
-    if isinstance(f, Div):
-        return f"sub({plain},if({off},1,0))"
-    return f"add({plain},if({off},{b},0))"
+        return f"{'div' if isinstance(f, Div) else 'mod'}({a},{b})"
+    # Python's rounds down. Its remainder, from XCSP3's (which has the sign
+    # of the dividend): ((a mod b) + b) mod b; then the quotient is exact.
+    remainder = f"mod(add(mod({a},{b}),{b}),{b})"
+    return f"div(sub({a},{remainder}),{b})" if isinstance(f, Div) else remainder
 
 
 def _elements(e: Any) -> list[Element]:
