@@ -25,10 +25,11 @@ every count by its domain's size): each of its solutions stands for every
 combination of those variables' values, which this backend lists (and
 multiplies its count by).
 
-Two kinds go to ACE decomposed, not as XCSP3's own constraints: `NValue`
-(ACE 2.6 miscounts `nValues` compared with an int: 17,685 or 20,722
-solutions, depending on restarts, for a problem with 10,800) and `Regular`
-(it rejects a non-deterministic automaton).
+ACE 2.6 miscounts `nValues` compared with an int (17,685 or 20,722
+solutions, depending on restarts, for a problem with 10,800): the writer
+says `NValue` as a sum of truths instead. It rejects a non-deterministic
+automaton: `Regular` reaches it decomposed (`Connected` too: XCSP3 has no
+word for it).
 
 >>> from csp import AllDifferent, Model
 >>> m = Model()
@@ -60,12 +61,12 @@ from csp.errors import InputError
 from csp.model import Assignment, Model
 from csp.result import Result, Status
 
-KINDS = frozenset({"Logic", "SumNotEqual", "Intension", "Element", "Count", "Minimum",
-                   "Maximum", "Abs", "Times", "Div", "Mod", "AllEqual", "AllDifferentExcept",
-                   "Increasing", "Decreasing", "Lex", "GlobalCardinality", "Circuit",
-                   "Inverse"})
-"""The kinds beyond the core that ACE takes as XCSP3 says them (`NValue`,
-`Regular` and `Connected` reach it decomposed: see the module)."""
+KINDS = frozenset({"Logic", "SumNotEqual", "Intension", "Element", "Count", "NValue",
+                   "Minimum", "Maximum", "Abs", "Times", "Div", "Mod", "AllEqual",
+                   "AllDifferentExcept", "Increasing", "Decreasing", "Lex", "GlobalCardinality",
+                   "Circuit", "Inverse"})
+"""The kinds beyond the core that ACE takes as XCSP3 says them (`Regular`
+and `Connected` reach it decomposed: see the module)."""
 
 BOUND = (1 << 31) - 1
 """ACE keeps values in Java ints."""
