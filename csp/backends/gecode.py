@@ -26,7 +26,7 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
-from csp.backends.base import CONSTRAINT_KINDS, OUTSIDE, Progress
+from csp.backends.base import ALL_CONSTRAINT_KINDS, CONSTRAINT_KINDS, OUTSIDE, Progress
 from csp.backends.forked import ForkedSearch, Outbox
 from csp.backends.program import Program
 from csp.errors import InputError
@@ -35,10 +35,11 @@ from csp.result import Result, Status
 
 PROGRAM = "fzn-gecode"
 
-KINDS = frozenset({"Logic", "SumNotEqual", "Element", "Minimum", "Maximum", "NValue", "Abs",
-                   "Times", "Div", "Mod", "Regular", "GlobalCardinality"})
-"""The kinds beyond the core that the FlatZinc writer says with a builtin
-(`csp.io.flatzinc.writing.CAPABILITIES`); the others reach Gecode decomposed."""
+KINDS = ALL_CONSTRAINT_KINDS
+"""Every kind: the FlatZinc writer says each with a builtin or decomposes it
+itself (`csp.decompose`, in one pass: a model the dispatch layer had
+decomposed already would be decomposed twice, and the auxiliary variables
+of the two passes share names)."""
 
 BOUND = (1 << 31) - 2
 """Gecode's `Int::Limits::max`: its integers are ints, one short of the range."""
