@@ -145,8 +145,9 @@ class Decomposer:
         if isinstance(f, (Div, Mod)):
             x, y = sets
             big = max(abs(x[0]), abs(x[-1]))
-            if isinstance(f, Mod):
-                big = min(big, max(abs(y[0]), abs(y[-1])) - 1)
+            if isinstance(f, Mod):  # a floor remainder may exceed |x| (-1 % 6 == 5)
+                most = max(abs(y[0]), abs(y[-1])) - 1
+                big = min(big, most) if f.rounding == "zero" else most
             return list(range(-big, big + 1))
         return list(range(min(known), max(known) + 1))  # a product: monotone in each corner
 
