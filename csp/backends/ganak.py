@@ -34,8 +34,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from csp.backends.base import COLOURS, CONSTRAINT_KINDS, COUNTS_ONLY, OUTSIDE, Progress
+from csp.backends.base import COLOURS, CONSTRAINT_KINDS, COUNTS_ONLY, LOGIC, OUTSIDE, Progress
 from csp.backends.forked import ForkedSearch, Outbox
+from csp.backends.sat.globals import NATIVE
 from csp.errors import InputError, Refused
 from csp.exactcover import ExactCover
 from csp.model import Model
@@ -76,8 +77,9 @@ class GanakBackend:
     name: ClassVar[str] = "ganak"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = (CONSTRAINT_KINDS
-                                              | {"SumNotEqual", COLOURS, COUNTS_ONLY, OUTSIDE})
+    capabilities: ClassVar[frozenset[str]] = (CONSTRAINT_KINDS | NATIVE  # sat's encodings
+                                              | {LOGIC, "SumNotEqual", COLOURS, COUNTS_ONLY,
+                                                 OUTSIDE})
     caveat: ClassVar[str] = CAVEAT
     """Said by `csp list` and with every count (`stats.extra["caveat"]`)."""
 

@@ -212,8 +212,9 @@ def test_contract_model_language(csp_backend: str, inside: str) -> None:
                 csp.count(m, csp_backend)
             continue
         expected = _expected(kind, inside)
-        found = _all_checked(m, csp.solutions(m, csp_backend))
-        assert {normal(s) for s in found} == expected, (kind, inside)
+        if _lists(csp_backend):
+            found = _all_checked(m, csp.solutions(m, csp_backend))
+            assert {normal(s) for s in found} == expected, (kind, inside)
         result = csp.count(m, csp_backend)
         assert (result.count, result.status) == (len(expected), Status.COMPLETE), (kind, inside)
 
