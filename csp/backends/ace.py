@@ -62,11 +62,14 @@ from csp.model import Assignment, Model
 from csp.result import Result, Status
 
 KINDS = frozenset({"Logic", "SumNotEqual", "Intension", "Element", "Count", "NValue",
-                   "Minimum", "Maximum", "Abs", "Times", "Div", "Mod", "AllEqual",
+                   "Minimum", "Maximum", "Times", "Div", "AllEqual",
                    "AllDifferentExcept", "Increasing", "Decreasing", "Lex", "GlobalCardinality",
                    "Circuit", "Inverse"})
 """The kinds beyond the core that ACE takes as XCSP3 says them (`Regular`
-and `Connected` reach it decomposed: see the module)."""
+and `Connected` reach it decomposed: see the module). `Abs` and `Mod` reach
+it decomposed too: ACE 2.6 stops on an internal check (`Kit.control`, "!
+ERROR") building its binary primitives for `eq(abs(x),y)` where `y` may be
+negative and for `mod(x,k)` with `k < 0`."""
 
 BOUND = (1 << 31) - 1
 """ACE keeps values in Java ints."""

@@ -106,8 +106,9 @@ def function_span(f: Function, spans: list[tuple[int, int]]) -> tuple[int, int]:
         return min(corners), max(corners)
     if isinstance(f, (Div, Mod)):
         big = max(abs(spans[0][0]), abs(spans[0][1]))
-        if isinstance(f, Mod):
-            big = min(big, max(abs(spans[1][0]), abs(spans[1][1])) - 1)
+        if isinstance(f, Mod):  # |r| < |d|; only a truncated remainder is within |x|
+            below_d = max(max(abs(spans[1][0]), abs(spans[1][1])) - 1, 0)
+            big = min(big, below_d) if f.rounding == "zero" else below_d
         return -big, big
     if isinstance(f, Abs):
         a, b = spans[0]
@@ -362,7 +363,7 @@ class Builder:
         big = max(abs(xl), abs(xh))
         dbig = max(abs(dl), abs(dh))
         q = y if isinstance(f, Div) else self._new(-big, big)
-        r = y if isinstance(f, Mod) else self._new(-min(big, dbig), min(big, dbig))
+        r = y if isinstance(f, Mod) else self._new(-dbig, dbig)  # -1 % 6 == 5: not within |x|
         product = self._new(-big - dbig, big + dbig)
         m.times(q, d, product).post()
         m.scalar([product, r], [1, 1], "=", x).post()
