@@ -61,7 +61,7 @@ from csp.errors import InputError
 from csp.model import Assignment, Model
 from csp.result import Result, Status
 
-KINDS = frozenset({"Logic", "SumNotEqual", "Intension", "Element", "Count", "NValue",
+KINDS = frozenset({"Logic", "SumNotEqual", "Intension", "Count", "NValue",
                    "Minimum", "Maximum", "Times", "Div", "AllEqual",
                    "AllDifferentExcept", "Increasing", "Decreasing", "Lex", "GlobalCardinality",
                    "Circuit", "Inverse"})
@@ -69,7 +69,9 @@ KINDS = frozenset({"Logic", "SumNotEqual", "Intension", "Element", "Count", "NVa
 and `Connected` reach it decomposed: see the module). `Abs` and `Mod` reach
 it decomposed too: ACE 2.6 stops on an internal check (`Kit.control`, "!
 ERROR") building its binary primitives for `eq(abs(x),y)` where `y` may be
-negative and for `mod(x,k)` with `k < 0`."""
+negative and for `mod(x,k)` with `k < 0`; `Element` too: ACE refuses an
+index whose domain reaches past the array ("unimplemented case for element
+with an index (variable) with a bad value"), where csp's is merely false."""
 
 BOUND = (1 << 31) - 1
 """ACE keeps values in Java ints."""
