@@ -1,15 +1,18 @@
 """XCSP3 instances: read by csp, counted by csp, ACE and Choco.
 
     python bench/bench_xcsp3.py FILE_OR_DIR... [--time-limit 60] [--backends cpsat]
-        [--out bench/results/xcsp3.json] [--no-field]
+        [--out bench/results/xcsp3.json] [--no-field] [--log FILE]
 
 For each instance (`.xml`, `.xml.lzma`; those with an objective are left
-out): the time `csp.io.xcsp3.read` takes, csp's count with each backend,
+out): the CPU time `csp.io.xcsp3.read` takes, csp's count with each backend,
 and the counts of ACE and Choco (bench/field_solvers.py says how each is
 run and read), each with the time limit. A count is only compared where the
 run finished; the verdict of an instance is `agree` (every finished count
 equal, at least two of them), `DISAGREE`, `one` (a single run finished) or
 `none`. The JSON keeps every run; the Markdown table goes to stdout.
+With `--log FILE`, each instance's row is appended to FILE (a JSON line) as
+it is measured, and the instances already there are not run again: a long
+run stopped half-way goes on where it stopped (with the same options).
 """
 
 from __future__ import annotations
@@ -45,13 +48,13 @@ def _has_objective(path: Path) -> bool:
 
 def measure(path: Path, backends: list[str], limit: float, field: bool) -> dict:
     row: dict = {"instance": path.name, "runs": []}
-    started = time.perf_counter()
+    started = time.process_time()  # CPU: the machine is shared, wall time is its load
     try:
         model = xcsp3.read(path, warn=lambda message: None)
     except csp.InputError as err:
-        row["read"] = {"error": str(err), "time": time.perf_counter() - started}
+        row["read"] = {"error": str(err), "cpu": time.process_time() - started}
         return row
-    row["read"] = {"time": round(time.perf_counter() - started, 3),
+    row["read"] = {"cpu": round(time.process_time() - started, 3),
                    "variables": len(model.variables), "constraints": len(model.constraints)}
     for name in backends:
         began = time.perf_counter()
@@ -78,7 +81,7 @@ def measure(path: Path, backends: list[str], limit: float, field: bool) -> dict:
 
 
 def markdown(rows: list[dict], solvers: list[str]) -> str:
-    head = ["instance", "read s", *solvers, "verdict"]
+    head = ["instance", "read CPU s", *solvers, "verdict"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         read = row["read"]
@@ -97,7 +100,8 @@ def markdown(rows: list[dict], solvers: list[str]) -> str:
                 cells.append(f">= {run['count']:,} (limit)")
             else:
                 cells.append("failed")
-        lines.append(f"| {row['instance']} | {read['time']:.2f} | " + " | ".join(cells)
+        lines.append(f"| {row['instance']} | {read.get('cpu', read.get('time', 0)):.2f} | "
+                     + " | ".join(cells)
                      + f" | {row['verdict']} |")
     return "\n".join(lines)
 
@@ -109,13 +113,26 @@ def main() -> int:
     parser.add_argument("--backends", default="cpsat")
     parser.add_argument("--out", default="bench/results/xcsp3.json")
     parser.add_argument("--no-field", action="store_true", help="csp only: no ACE, no Choco")
+    parser.add_argument("--log", help="JSON lines: append each row, skip the rows already there")
     args = parser.parse_args()
     backends = [b for b in args.backends.split(",") if b]
+    done: dict[str, dict] = {}
+    if args.log and Path(args.log).exists():
+        for line in Path(args.log).read_text().splitlines():
+            if line.startswith("{"):
+                row = json.loads(line)
+                done[row["instance"]] = row
     rows = []
     for path in instances(args.paths):
+        if path.name in done:
+            rows.append(done[path.name])
+            continue
         row = measure(path, backends, args.time_limit, not args.no_field)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
+        if args.log:
+            with open(args.log, "a") as log:
+                print(json.dumps(row), file=log)
     solvers = backends + ([] if args.no_field else ["ace", "choco"])
     report = {"command": " ".join(["python bench/bench_xcsp3.py", *sys.argv[1:]]),
               "load": os.getloadavg()[0], "date": time.strftime("%Y-%m-%d %H:%M UTC",

@@ -225,6 +225,21 @@ def test_writing_reads_back_the_same_model_and_count() -> None:
         ["AllDifferent(y0, y1, y2)", "Linear(-1*y0 - 2*y1 <= -2)"]
 
 
+@pytest.mark.parametrize("allowed", [100_000, 0], ids=["as-allowed", "as-clauses"])
+def test_forbidden_tables_are_written_both_ways(allowed: int,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from csp import Table
+    from csp.io.flatzinc import writing
+
+    monkeypatch.setattr(writing, "ALLOWED_TUPLES", allowed)
+    for rows, arity in [([(1,)], 1), ([(0, 1), (1, 1)], 2), ([], 2), ([(0, 0, 0)], 3)]:
+        m = Model()
+        xs = [m.var(f"x{i}", range(2)) for i in range(arity)]
+        m.add(Table(xs, rows, forbidden=True))
+        back = flatzinc.parse(flatzinc.format(m))
+        assert csp.count(back, over=list(m.variables)).count == 2 ** arity - len(rows)
+
+
 @pytest.mark.skipif(GECODE is None, reason="fzn-gecode (Debian's flatzinc) is not installed")
 def test_gecode_reads_what_csp_writes(tmp_path: Path) -> None:
     model = _model()

@@ -278,3 +278,11 @@ class ProgressBar:
     def clear(self) -> None:
         sys.stderr.write("\r\x1b[K")
         sys.stderr.flush()
+
+
+def counted(count: int, status: Status | None, bare: bool = False) -> str:
+    """"N solutions" (or N alone), with the status when the run did not finish."""
+    text = str(count) if bare else f"{count} solution{'' if count == 1 else 's'}"
+    if status not in (Status.COMPLETE, None):
+        text += f" ({status})"
+    return text

@@ -17,12 +17,12 @@ import time
 import csp
 from csp.commands._common import (
     ProgressLine,
+    counted,
     exit_status,
     parallel_count,
     wants_parallel,
     warn,
 )
-from csp.commands.solve import _counted
 from csp.errors import InputError
 from csp.io.instances import model_of, read_instance, solution_text
 from csp.result import Status
@@ -75,9 +75,9 @@ def solve_instance(args: argparse.Namespace) -> int:
         print(json.dumps({"count": number, "status": status.value, "solutions": texts,
                           "backend": backend, "stats": stats.to_dict()}))
     elif args.count:
-        print(_counted(number, status, bare=True))
+        print(counted(number, status, bare=True))
     elif everything:
-        print(_counted(number, status))
+        print(counted(number, status))
     elif not texts:
         print("no solution" if status is Status.COMPLETE else f"no solution found ({status})")
     if args.stats:

@@ -35,6 +35,7 @@ from csp.commands._common import (
     ProgressLine,
     add_parallel_options,
     backends_help,
+    counted,
     exit_status,
     help_later,
     limit_seconds,
@@ -283,7 +284,7 @@ def _solve_family(kind: Kind, puzzles: list[Any], args: argparse.Namespace, bar:
                               "solutions": texts, "backend": result.backend,
                               "stats": result.stats.to_dict()}))
         elif args.count:
-            print(_counted(result.count, result.status, bare=True))
+            print(counted(result.count, result.status, bare=True))
         elif texts:
             print(texts[0])
         else:
@@ -353,9 +354,9 @@ def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
                           "solutions": texts, "backend": backend,
                           "stats": stats.to_dict()}))
     elif only_count:
-        print(_counted(count, status, bare=True))
+        print(counted(count, status, bare=True))
     elif everything:
-        print(_counted(count, status))
+        print(counted(count, status))
     elif not texts:
         print("no solution" if status is Status.COMPLETE else f"no solution found ({status})")
     return status, stats, count
@@ -413,13 +414,6 @@ def _emit(texts: list[str], progress: ProgressLine, bar: ProgressBar | None) -> 
         sys.stdout.write("\n")
     sys.stdout.write(answer + "\n")
     sys.stdout.flush()
-
-
-def _counted(count: int, status: Status | None, bare: bool = False) -> str:
-    text = str(count) if bare else f"{count} solution{'' if count == 1 else 's'}"
-    if status not in (Status.COMPLETE, None):
-        text += f" ({status})"
-    return text
 
 
 def _add(totals: Stats, stats: Stats, count: int) -> None:

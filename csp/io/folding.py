@@ -6,7 +6,8 @@ reader never posts a constraint over no variable.
 `relation(left, op, right)` compares any two of: an int, a variable, an
 expression, a function, a constraint (as 0 or 1). `LOGIC` holds the
 connectives by their XCSP3 names (and, or, not, xor, iff, imp), over
-constraints and bools.
+constraints and bools. `add_folded(model, c)` adds what they give to a model, and
+`fresh_names` gives the writers names for the variables a format cannot spell.
 
 >>> from csp import Model
 >>> m = Model()
@@ -19,10 +20,10 @@ constraints and bools.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from typing import Any
 
-from csp.constraints import Compare, Constraint, Expression, Term
+from csp.constraints import Compare, Constraint, Expression, Linear, Term
 from csp.errors import InputError
 from csp.expressions import FLIPPED, compare
 from csp.logic import And, Iff, Implies, Not, Or, Xor
@@ -77,6 +78,66 @@ COMPARE: dict[str, Callable[[int, int], bool]] = {
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
+
+def linear(weights: Sequence[int], terms: Sequence[Any], op: str, rhs: Any) -> Truth:
+    """`sum(weights[i] * terms[i]) op rhs`: a `Linear` where every term is a
+    variable or an int and `rhs` an int (a variable twice adds its weights),
+    built directly (a long sum through `Expression` would copy it once per
+    term); else `relation` over the expression."""
+    if not isinstance(rhs, int) or isinstance(rhs, bool) or op not in COMPARE or \
+            not all(isinstance(t, (Term, int)) for t in terms):
+        total: Any = Expression()
+        for w, t in zip(weights, terms):
+            total = total + Expression.of(t) * w
+        return relation(total, op, rhs)
+    combined: dict[int, list[Any]] = {}
+    constant = 0
+    for w, t in zip(weights, terms):
+        if isinstance(t, int):
+            constant += w * t
+        elif id(t) in combined:
+            combined[id(t)][1] += w
+        else:
+            combined[id(t)] = [t, w]
+    kept = [(t, w) for t, w in combined.values() if w]
+    bound = rhs - constant
+    if not kept:
+        return COMPARE[op](0, bound)
+    if op in ("<", ">"):
+        op, bound = ("<=", bound - 1) if op == "<" else (">=", bound + 1)
+    if len(kept) == 1 and op in ("==", "!=") and kept[0][1] in (1, -1):
+        (t, w), = kept
+        return Compare(t, op, bound * w)
+    return Linear([t for t, _ in kept], [w for _, w in kept], op, bound)
+
+
+
+def add_folded(model: Any, c: Constraint | bool) -> None:
+    """Add `c` to `model`: a conjunction as its parts, True as nothing, False
+    as the constraint that never holds (an empty `Or`)."""
+    if c is True:
+        return
+    if c is False:
+        model.add(Or([]))
+    elif isinstance(c, And):
+        for part in c.args:
+            add_folded(model, part)
+    else:
+        model.add(c)
+
+
+def fresh_names(prefix: str, taken: Container[Any]) -> Iterator[str]:
+    """`prefix1`, `prefix2`, ... but the names in `taken`.
+
+    >>> names = fresh_names("v_", {"v_2"})
+    >>> next(names), next(names)
+    ('v_1', 'v_3')
+    """
+    n = 0
+    while True:
+        n += 1
+        if f"{prefix}{n}" not in taken:
+            yield f"{prefix}{n}"
 
 # -- logic, with constants folded ------------------------------------------------------
 
@@ -148,6 +209,7 @@ LOGIC: dict[str, Callable[[Sequence[Constraint | bool]], Constraint | bool]] = {
 
 
 
-__all__ = ["COMPARE", "LOGIC", "Truth", "conjunction", "disjunction", "negation", "relation"]
+__all__ = ["COMPARE", "LOGIC", "Truth", "conjunction", "disjunction", "linear", "negation",
+           "relation"]
 
 conjunction, disjunction, negation = _and, _or, _not

@@ -77,23 +77,26 @@ class Builder:
 
     # -- expressions ---------------------------------------------------------------------
 
-    def value(self, e: Any, line: int) -> Any:
+    def value(self, e: Any, where: Any) -> Any:
         """An expression with names resolved: a variable, an int (a bool as
-        0/1 where a variable is), a set, or a list of those."""
+        0/1 where a variable is), a set, or a list of those; `where` is the
+        item it is in (its line, for an error)."""
         if isinstance(e, Name):
-            if e.name not in self.values:
-                raise InputError(f"unknown name {e.name}", line=line, token=e.name)
-            return self.values[e.name]
+            try:
+                return self.values[e.name]
+            except KeyError:
+                raise InputError(f"unknown name {e.name}", line=where.line,
+                                 token=e.name) from None
         if isinstance(e, Access):
             array = self.values.get(e.name)
             if not isinstance(array, list):
-                raise InputError(f"{e.name} is not an array", line=line, token=e.name)
+                raise InputError(f"{e.name} is not an array", line=where.line, token=e.name)
             if not 1 <= e.index <= len(array):
                 raise InputError(f"{e.name}[{e.index}] is out of its index set 1..{len(array)}",
-                                 line=line, token=e.name)
+                                 line=where.line, token=e.name)
             return array[e.index - 1]
         if isinstance(e, list):
-            return [self.value(item, line) for item in e]
+            return [self.value(item, where) for item in e]
         return e
 
     # -- items ---------------------------------------------------------------------------
@@ -106,7 +109,7 @@ class Builder:
         elif isinstance(item, Solve):
             self.program.solve = item.kind
             if item.objective is not None:
-                self.program.objective = self.value(item.objective, item.line)
+                self.program.objective = self.value(item.objective, item)
 
     def declaration(self, d: Declaration) -> None:
         if d.name in self.values:
@@ -121,7 +124,7 @@ class Builder:
             if d.value is None:
                 raise InputError(f"the parameter {d.name} has no value", line=d.line,
                                  token=d.name)
-            self.values[d.name] = _parameter(self.value(d.value, d.line))
+            self.values[d.name] = _parameter(self.value(d.value, d))
             return
         if d.type.array is not None:
             self._array(d)
@@ -131,7 +134,7 @@ class Builder:
     def _variable(self, d: Declaration) -> None:
         boolean = d.type.base == "bool"
         if d.value is not None:
-            value = self.value(d.value, d.line)
+            value = self.value(d.value, d)
             if hasattr(value, "domain"):  # an alias of another variable
                 self.values[d.name] = value
                 self._output(d, [value], boolean)
@@ -168,7 +171,7 @@ class Builder:
         if d.value is None:
             raise InputError(f"the array of variables {d.name} has no elements", line=d.line,
                              token=d.name)
-        items = [int(v) if isinstance(v, bool) else v for v in self.value(d.value, d.line)]
+        items = [int(v) if isinstance(v, bool) else v for v in self.value(d.value, d)]
         if len(items) != len(d.type.array or ()):
             raise InputError(f"{d.name} has {len(items)} elements for its index set "
                              f"{_shown(d.type.array)}", line=d.line, token=d.name)
@@ -270,7 +273,7 @@ def _bound_all(builder: Builder, calls: list[Call]) -> None:
                     defining[id(target)].append(call)
     for call in calls:
         if call.name.removeprefix("fzn_") == "int_lin_eq":
-            for target in builder.value(call.args[1], call.line):
+            for target in builder.value(call.args[1], call):
                 if id(target) in defining and call not in defining[id(target)]:
                     defining[id(target)].append(call)
     done: dict[int, Any] = {}
@@ -293,7 +296,7 @@ def _bound_all(builder: Builder, calls: list[Call]) -> None:
 def _defined_span(builder: Builder, call: Call, target: _Unbounded, done: dict[int, Any]
                   ) -> tuple[int, int] | None:
     """The bounds `call` gives `target`, once its other arguments have some."""
-    args = [builder.value(arg, call.line) for arg in call.args]
+    args = [builder.value(arg, call) for arg in call.args]
 
     def span(v: Any) -> Any:
         if isinstance(v, list):

@@ -35,7 +35,16 @@ from csp.global_constraints import (
     Regular,
 )
 from csp.io.flatzinc.grammar import Call
-from csp.io.folding import LOGIC, Truth, conjunction, disjunction, negation, relation
+from csp.io.folding import (
+    LOGIC,
+    Truth,
+    add_folded,
+    conjunction,
+    disjunction,
+    linear,
+    negation,
+    relation,
+)
 
 Args = list[Any]
 Builtin = Callable[[Args], Any]
@@ -56,13 +65,6 @@ def number(v: Any) -> Any:
 
 def _numbers(vs: Any) -> list[Any]:
     return [number(v) for v in vs]
-
-
-def _linear(weights: list[int], xs: list[Any]) -> Any:
-    total: Any = Expression()
-    for w, x in zip(weights, _numbers(xs)):
-        total = total + Expression.of(x) * w if not isinstance(x, int) else total + w * x
-    return total
 
 
 def _reified(make: Builtin) -> Builtin:
@@ -88,7 +90,7 @@ def _compare(op: str) -> Builtin:
 
 
 def _lin(op: str) -> Builtin:
-    return lambda a: relation(_linear(a[0], a[1]), op, number(a[2]))
+    return lambda a: linear(a[0], _numbers(a[1]), op, number(a[2]))
 
 
 def _element(a: Args) -> Truth:
@@ -186,7 +188,7 @@ def _ordered(kind: type, op: str) -> Builtin:
     def ordered(a: Args) -> Truth:
         xs = _numbers(a[0])
         if _distinct(xs) and len(xs) > 1:
-            return kind(xs)  # type: ignore[no-any-return]
+            return kind(xs)
         return conjunction([relation(x, op, y) for x, y in zip(xs, xs[1:])])
     return ordered
 
@@ -301,11 +303,11 @@ def post(builder: Any, call: Call) -> None:
         raise InputError(f"{call.name}: {kind} (csp takes the integer and boolean builtins "
                          "of FlatZinc; compile with -G std, or csp's solver library)",
                          line=call.line, token=call.name)
-    args = [builder.value(arg, call.line) for arg in call.args]
+    args = [builder.value(arg, call) for arg in call.args]
     try:
         made = make(args)
         for part in made if isinstance(made, list) else [made]:
-            _add(builder, part, call.line)
+            add_folded(builder.model, part)
     except InputError as err:
         raise err.located(line=call.line) from None
     except (IndexError, TypeError, ValueError, AttributeError) as err:
@@ -313,18 +315,6 @@ def post(builder: Any, call: Call) -> None:
                          f"{err})", line=call.line, token=call.name) from None
 
 
-def _add(builder: Any, c: Truth, line: int) -> None:
-    from csp.logic import And, Or
-
-    if c is True:
-        return
-    if c is False:
-        builder.model.add(Or([]))
-    elif isinstance(c, And):
-        for part in c.args:
-            _add(builder, part, line)
-    else:
-        builder.model.add(c)
 
 
 __all__ = ["BUILTINS", "post", "truth"]

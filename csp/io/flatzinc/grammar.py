@@ -17,12 +17,13 @@ for array literals, `Name` for an identifier, `Access` for `a[i]`, and
 >>> items = parse("var 1..3: x :: output_var;\\nconstraint int_ne(x, 2);\\nsolve satisfy;")
 >>> [type(item).__name__ for item in items]
 ['Declaration', 'Call', 'Solve']
->>> items[0].type, items[1].args
-(Type(var=True, base='int', domain=range(1, 4), array=None), [Name(name='x', line=2), 2])
+>>> items[0].type, items[1].args, items[1].line
+(Type(var=True, base='int', domain=range(1, 4), array=None), [Name(name='x'), 2], 2)
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,12 +31,31 @@ from typing import Any
 from csp.errors import InputError
 
 
+class Lines:
+    """The line of each token of a text, found only when one is asked for
+    (an error, a message): a large file is tokenised once, without counting."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] = []
+        self.newlines: list[int] = []
+
+    def __call__(self, k: int) -> int:
+        if not self.newlines:
+            self.starts = [m.start() for m in _TOKEN.finditer(self.text)
+                           if not m.group().startswith("%")]
+            self.newlines = [m.start() for m in re.finditer("\n", self.text)] + [-1]
+        if not self.starts:
+            return 1
+        at = self.starts[min(k, len(self.starts) - 1)]
+        return bisect.bisect_left(self.newlines[:-1], at) + 1
+
+
 @dataclass(frozen=True)
 class Name:
     """An identifier in an expression."""
 
     name: str
-    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -44,7 +64,6 @@ class Access:
 
     name: str
     index: int
-    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -68,72 +87,73 @@ class Type:
 
 
 @dataclass
-class Declaration:
+class _Item:
+    """An item: where it starts (its first token), its line when asked."""
+
+    start: int = field(default=0, kw_only=True, repr=False, compare=False)
+    lines: Lines | None = field(default=None, kw_only=True, repr=False, compare=False)
+
+    @property
+    def line(self) -> int:
+        return self.lines(self.start) if self.lines is not None else 0
+
+
+@dataclass
+class Declaration(_Item):
     type: Type
     name: str
     annotations: list[Annotation]
     value: Any
-    line: int
 
 
 @dataclass
-class Call:
+class Call(_Item):
     """`constraint name(args) :: annotations;`"""
 
     name: str
     args: list[Any]
     annotations: list[Annotation]
-    line: int
 
 
 @dataclass
-class Solve:
+class Solve(_Item):
     kind: str  # satisfy, minimize, maximize
     objective: Any
     annotations: list[Annotation]
-    line: int
 
 
-_TOKEN = re.compile(r"""
-    (?P<space>[ \t\r\f\v]+) | (?P<newline>\n) | (?P<comment>%[^\n]*)
-  | (?P<float>-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+)
-  | (?P<int>-?0x[0-9A-Fa-f]+|-?0o[0-7]+|-?\d+)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<symbol>\.\.|::|[:;,=()\[\]{}])
-  | (?P<bad>.)
-""", re.VERBOSE)
+_TOKEN = re.compile(r"""%[^\n]*|"(?:[^"\\\n]|\\.)*"
+  |-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+|-?0x[0-9A-Fa-f]+|-?0o[0-7]+|-?\d+
+  |[A-Za-z_][A-Za-z0-9_]*|\.\.|::|[:;,=()\[\]{}]|\S""", re.VERBOSE)
 
 _KEYWORDS = {"array", "bool", "constraint", "false", "float", "int", "maximize", "minimize",
              "of", "predicate", "satisfy", "set", "solve", "true", "var"}
+_SYMBOLS = {"..", "::", ":", ";", ",", "=", "(", ")", "[", "]", "{", "}"}
 
 
-def tokens(text: str) -> tuple[list[str], list[str], list[int]]:
-    """The kinds, texts and lines of the tokens of `text`."""
-    kinds: list[str] = []
-    texts: list[str] = []
-    lines: list[int] = []
-    line = 1
-    for match in _TOKEN.finditer(text):
-        kind = match.lastgroup
-        assert kind is not None
-        if kind == "newline":
-            line += 1
-        elif kind in ("space", "comment"):
-            continue
-        elif kind == "bad":
-            raise InputError(f"unexpected character {match.group()!r}", line=line,
-                             token=match.group())
-        else:
-            kinds.append(kind)
-            texts.append(match.group())
-            lines.append(line)
-    return kinds, texts, lines
+def kind(token: str) -> str:
+    """What a token is: int, float, name, string, symbol, or bad."""
+    c = token[0]
+    if c.isdigit() or c == "-" and len(token) > 1:
+        if "x" in token or "o" in token:
+            return "int"
+        return "float" if "." in token or "e" in token or "E" in token else "int"
+    if c.isalpha() or c == "_":
+        return "name"
+    if c == '"':
+        return "string"
+    return "symbol" if token in _SYMBOLS else "bad"
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens of `text`, comments left out."""
+    return [t for t in _TOKEN.findall(text) if t[0] != "%"]
 
 
 class _Parser:
     def __init__(self, text: str) -> None:
-        self.kinds, self.texts, self.lines = tokens(text)
+        self.texts = tokens(text)
+        self.lines = Lines(text)
         self.at = 0
 
     # -- tokens ------------------------------------------------------------------------
@@ -142,10 +162,11 @@ class _Parser:
         k = self.at + ahead
         return self.texts[k] if k < len(self.texts) else ""
 
+    def kind(self) -> str:
+        return kind(self.texts[self.at]) if self.at < len(self.texts) else ""
+
     def line(self) -> int:
-        if self.at < len(self.lines):
-            return self.lines[self.at]
-        return self.lines[-1] if self.lines else 1
+        return self.lines(self.at)
 
     def take(self) -> str:
         if self.at >= len(self.texts):
@@ -155,26 +176,25 @@ class _Parser:
         return text
 
     def expect(self, text: str, what: str) -> None:
-        found = self.peek()
-        if found != text:
-            shown = repr(found) if found else "the end of the file"
-            raise InputError(f"expected {text!r} {what}, found {shown}", line=self.line(),
-                             token=found)
+        if self.peek() != text:
+            raise self.error(f"{text!r} {what}")
         self.at += 1
 
     def error(self, expected: str) -> InputError:
         found = self.peek()
+        if found and kind(found) == "bad":
+            return InputError(f"unexpected character {found!r}", line=self.line(),
+                              token=found)
         shown = repr(found) if found else "the end of the file"
         return InputError(f"expected {expected}, found {shown}", line=self.line(), token=found)
 
     def name(self, what: str) -> str:
-        if self.at < len(self.kinds) and self.kinds[self.at] == "name" and \
-                self.texts[self.at] not in _KEYWORDS:
+        if self.kind() == "name" and self.texts[self.at] not in _KEYWORDS:
             return self.take()
         raise self.error(what)
 
     def integer(self) -> int:
-        if self.at < len(self.kinds) and self.kinds[self.at] == "int":
+        if self.kind() == "int":
             text = self.take()
             return int(text, 0) if "x" in text or "o" in text else int(text)
         raise self.error("an integer")
@@ -183,17 +203,22 @@ class _Parser:
 
     def items(self) -> list[Any]:
         found: list[Any] = []
+        item: Any
         while self.at < len(self.texts):
             word = self.peek()
-            line = self.line()
+            start = self.at
             if word == "predicate":
                 self._predicate()
+                item = None
             elif word == "constraint":
-                found.append(self._constraint(line))
+                item = self._constraint()
             elif word == "solve":
-                found.append(self._solve(line))
+                item = self._solve()
             else:
-                found.append(self._declaration(line))
+                item = self._declaration()
+            if item is not None:
+                item.start, item.lines = start, self.lines
+                found.append(item)
             self.expect(";", "at the end of the item")
         return found
 
@@ -207,24 +232,24 @@ class _Parser:
             if self.peek() == ";" and depth == 0:
                 return
 
-    def _constraint(self, line: int) -> Call:
+    def _constraint(self) -> Call:
         self.take()
         name = self.name("the name of a constraint")
         self.expect("(", f"after {name}")
         args = self._list(")")
-        return Call(name, args, self._annotations(), line)
+        return Call(name, args, self._annotations())
 
-    def _solve(self, line: int) -> Solve:
+    def _solve(self) -> Solve:
         self.take()
         annotations = self._annotations()
-        kind = self.take()
-        if kind not in ("satisfy", "minimize", "maximize"):
-            self.at -= 1
+        word = self.peek()
+        if word not in ("satisfy", "minimize", "maximize"):
             raise self.error("satisfy, minimize or maximize")
-        objective = self._expression() if kind != "satisfy" else None
-        return Solve(kind, objective, annotations, line)
+        self.take()
+        objective = self._expression() if word != "satisfy" else None
+        return Solve(word, objective, annotations)
 
-    def _declaration(self, line: int) -> Declaration:
+    def _declaration(self) -> Declaration:
         declared = self._type()
         self.expect(":", "after the type")
         name = self.name("the name being declared")
@@ -233,7 +258,7 @@ class _Parser:
         if self.peek() == "=":
             self.take()
             value = self._expression()
-        return Declaration(declared, name, annotations, value, line)
+        return Declaration(declared, name, annotations, value)
 
     def _type(self) -> Type:
         array = None
@@ -258,7 +283,7 @@ class _Parser:
             self.expect("of", "after set")
             inner = self._type()
             return Type(var, "set", inner.domain, array)
-        if word == "{" or self.at < len(self.kinds) and self.kinds[self.at] in ("int", "float"):
+        if word == "{" or self.kind() in ("int", "float"):
             domain = self._set_or_range()
             base = "float" if isinstance(domain, tuple) else "int"
             return Type(var, base, domain, array)
@@ -279,39 +304,56 @@ class _Parser:
         return range(low, high + 1)
 
     def _number(self) -> int | float:
-        if self.at < len(self.kinds) and self.kinds[self.at] == "float":
+        if self.kind() == "float":
             return float(self.take())
         return self.integer()
 
     # -- expressions ---------------------------------------------------------------------
 
     def _list(self, end: str) -> list[Any]:
+        texts = self.texts
         values: list[Any] = []
+        n = len(texts)
         if self.peek() == end:
-            self.take()
+            self.at += 1
             return values
         while True:
-            values.append(self._expression())
-            word = self.take()
+            at = self.at
+            # the common case, an int or a name alone, read here: a list of a
+            # large file holds thousands
+            if at + 1 < n and texts[at + 1] in (",", end):
+                token = texts[at]
+                first = token[0]
+                if (first.isdigit() or first == "-") and token.lstrip("-").isdigit():
+                    values.append(int(token))
+                    self.at = at + 1
+                elif (first.isalpha() or first == "_") and token not in ("true", "false"):
+                    values.append(Name(token))
+                    self.at = at + 1
+                else:
+                    values.append(self._expression())
+            else:
+                values.append(self._expression())
+            word = self.peek()
             if word == end:
+                self.at += 1
                 return values
             if word != ",":
-                self.at -= 1
                 raise self.error(f"',' or {end!r}")
+            self.at += 1
 
     def _expression(self) -> Any:
-        kind = self.kinds[self.at] if self.at < len(self.kinds) else ""
+        sort = self.kind()
         word = self.peek()
-        line = self.line()
-        if kind == "int":
+        if sort == "int":
             if self.peek(1) == "..":
                 return self._set_or_range()
             return self.integer()
-        if kind == "float":
+        if sort == "float":
             if self.peek(1) == "..":
                 return self._set_or_range()
             return float(self.take())
-        if kind == "string":
+        if sort == "string":
             return _unquote(self.take())
         if word == "[":
             self.take()
@@ -321,17 +363,17 @@ class _Parser:
         if word in ("true", "false"):
             self.take()
             return word == "true"
-        if kind == "name":
+        if sort == "name":
             name = self.take()
             if self.peek() == "[":
                 self.take()
                 index = self.integer()
                 self.expect("]", "after an index")
-                return Access(name, index, line)
+                return Access(name, index)
             if self.peek() == "(":
                 self.take()
                 return Annotation(name, tuple(self._list(")")))
-            return Name(name, line)
+            return Name(name)
         raise self.error("an expression")
 
     def _annotations(self) -> list[Annotation]:
@@ -357,5 +399,5 @@ def parse(text: str) -> list[Any]:
     return _Parser(text).items()
 
 
-__all__ = ["Access", "Annotation", "Call", "Declaration", "Name", "Solve", "Type", "parse",
-           "tokens"]
+__all__ = ["Access", "Annotation", "Call", "Declaration", "Lines", "Name", "Solve", "Type",
+           "kind", "parse", "tokens"]

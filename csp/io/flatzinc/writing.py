@@ -30,6 +30,7 @@ variables the writer or the decomposition introduce are marked
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Hashable, Sequence
@@ -39,6 +40,7 @@ from csp.constraints import AllDifferent, Compare, Constraint, Linear, Table, Te
 from csp.errors import InputError
 from csp.expressions import Abs, Comparison, Div, Element, Maximum, Minimum, Mod, NValue, Times
 from csp.global_constraints import GlobalCardinality, Regular
+from csp.io.folding import fresh_names
 from csp.logic import And, Iff, Implies, Not, Or, Xor
 from csp.model import Model
 
@@ -53,6 +55,9 @@ DIALECTS = {"csp": {"table": "table_int", "regular": "regular",
                     "cardinality": "global_cardinality"},
             "gecode": {"table": "gecode_table_int", "regular": "gecode_regular",
                        "cardinality": "gecode_global_cardinality"}}
+ALLOWED_TUPLES = 100_000
+"""A forbidden table over at most this many tuples is written as the ones it
+allows (FlatZinc's tables allow); a larger one as a clause per tuple."""
 CAPABILITIES = frozenset({"Compare", "Sum", "SumNotEqual", "AllDifferent", "Table", "Logic",
                           "Element", "Minimum", "Maximum", "NValue", "Abs", "Times", "Div",
                           "Mod", "Regular", "GlobalCardinality"})
@@ -61,16 +66,9 @@ CAPABILITIES = frozenset({"Compare", "Sum", "SumNotEqual", "AllDifferent", "Tabl
 def names(model: Model) -> dict[Hashable, str]:
     """The FlatZinc identifier of each variable of `model` (see the module)."""
     out: dict[Hashable, str] = {}
-    taken = {n for n in model.variables if _keeps(n)}
-    fresh = 0
+    fresh = fresh_names("X_CSP_", {n for n in model.variables if _keeps(n)})
     for name in model.variables:
-        if _keeps(name):
-            out[name] = name  # type: ignore[assignment]
-            continue
-        fresh += 1
-        while f"X_CSP_{fresh}" in taken:
-            fresh += 1
-        out[name] = f"X_CSP_{fresh}"
+        out[name] = name if _keeps(name) else next(fresh)  # type: ignore[assignment]
     return out
 
 
@@ -200,13 +198,18 @@ class _Writer:
         return [name, *args]
 
     def _table(self, c: Table) -> None:
-        if c.forbidden:  # FlatZinc's tables allow: a clause per forbidden tuple
-            for row in c.tuples:
-                literals = [self.literal(Compare(self.flat.variables[v], "!=", x))
-                            for v, x in zip(c.scope, row)]
+        domains = [self.flat.variables[v].domain for v in c.scope]
+        if c.forbidden and math.prod(len(d) for d in domains) > ALLOWED_TUPLES:
+            for row in c.tuples:  # a clause per forbidden tuple: some value differs
+                literals = []
+                for v, x in zip(c.scope, row):
+                    b = self.fresh("bool")
+                    self.post("int_ne_reif", self.id(v), str(x), b)
+                    literals.append(b)
                 self.post("bool_clause", _array(literals), "[]")
             return
-        flat = [str(x) for row in c.tuples for x in row]
+        rows = c.allowed(domains) if c.forbidden else c.tuples
+        flat = [str(x) for row in rows for x in row]
         self.post(self.dialect["table"], _array(self.id(v) for v in c.scope), _array(flat))
 
     def _regular(self, c: Regular) -> None:

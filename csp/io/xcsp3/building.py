@@ -46,7 +46,7 @@ from csp.global_constraints import (
     LexLessEq,
     Regular,
 )
-from csp.io.folding import LOGIC, relation
+from csp.io.folding import LOGIC, add_folded, linear, relation
 from csp.io.xcsp3.trees import Trees
 from csp.model import Model
 
@@ -152,17 +152,7 @@ class Builder:
     def post(self, constraint: Constraint | bool) -> None:
         """Add a constraint (a conjunction as its parts; True is nothing, False
         the constraint that never holds)."""
-        from csp.logic import And, Or
-
-        if constraint is True:
-            return
-        if constraint is False:
-            self.model.add(Or([]))
-        elif isinstance(constraint, And):
-            for part in constraint.args:
-                self.post(part)
-        else:
-            self.model.add(constraint)  # type: ignore[arg-type]
+        add_folded(self.model, constraint)
 
     def term(self, item: Any) -> Any:
         """A list item (pycsp3's variable, tree or int) as a csp value."""
@@ -376,6 +366,11 @@ class Builder:
     def ctr_sum(self, lst: list[Any], coefficients: Any, condition: Any) -> None:
         values = self.terms(lst)
         weights = self.terms(coefficients) if coefficients is not None else [1] * len(values)
+        op, right = str(condition.operator), condition.right_operand()
+        if op in OPERATORS and isinstance(right, int) and \
+                all(isinstance(w, int) for w in weights):
+            self.post(linear(weights, values, OPERATORS[op], right))
+            return
         total = Expression()
         for v, w in zip(values, weights):
             total = total + Expression.of(v) * w

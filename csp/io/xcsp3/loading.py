@@ -169,7 +169,7 @@ def make_parser(tree: Any, lines: dict[Any, int]) -> Any:
     parts = pycsp3_parts()
     xparser, xentries = parts["xparser"], parts["xentries"]
 
-    class Parser(xparser.ParserXCSP3):  # type: ignore[misc, name-defined]
+    class Parser(xparser.ParserXCSP3):  # type: ignore[misc, name-defined, unused-ignore]
         def __init__(self) -> None:
             self.map_for_vars: dict[str, Any] = {}
             self.map_for_arrays: dict[str, Any] = {}
@@ -243,7 +243,7 @@ _INTERVAL = re.compile(r"^(-?\d+)\.\.(-?\d+)$")
 
 
 def parts_variable() -> type:
-    return pycsp3_parts()["Variable"]  # type: ignore[no-any-return]
+    return pycsp3_parts()["Variable"]  # type: ignore[no-any-return, unused-ignore]
 
 
 def _tuples(text: str, arity: int | None) -> tuple[list[Any], bool]:
@@ -284,7 +284,7 @@ def make_callbacker(parser: Any, callbacks: Any) -> Any:
     xparser = pycsp3_parts()["xparser"]
     intension = pycsp3_parts()["enums"].TypeCtr.INTENSION
 
-    class Callbacker(xparser.CallbackerXCSP3):  # type: ignore[misc, name-defined]
+    class Callbacker(xparser.CallbackerXCSP3):  # type: ignore[misc, name-defined, unused-ignore]
         def load_group(self, group: Any) -> None:
             callbacks.group_lines = getattr(group, "args_lines", None)
             try:

@@ -162,22 +162,19 @@ def _mul(sons: list[Any], kind: str) -> Any:
     return product
 
 
-def _div(sons: list[Any], kind: str) -> Any:
-    a, b = _arity(sons, 2, kind)
-    if _is_int(a) and _is_int(b):
-        if b == 0:
-            raise InputError("div by 0")
-        return Div(a, b, rounding="zero").apply([a, b])
-    return Div(a, b, rounding="zero")
+def _division(function: type[Div] | type[Mod]) -> Callable[[list[Any], str], Any]:
+    """XCSP3's div or mod (truncating), folded over two ints."""
+    def build(sons: list[Any], kind: str) -> Any:
+        a, b = _arity(sons, 2, kind)
+        if _is_int(a) and _is_int(b):
+            if b == 0:
+                raise InputError(f"{kind} by 0")
+            return function(a, b, rounding="zero").apply([a, b])
+        return function(a, b, rounding="zero")
+    return build
 
 
-def _mod(sons: list[Any], kind: str) -> Any:
-    a, b = _arity(sons, 2, kind)
-    if _is_int(a) and _is_int(b):
-        if b == 0:
-            raise InputError("mod by 0")
-        return Mod(a, b, rounding="zero").apply([a, b])
-    return Mod(a, b, rounding="zero")
+_div, _mod = _division(Div), _division(Mod)
 
 
 def _abs(sons: list[Any], kind: str) -> Any:

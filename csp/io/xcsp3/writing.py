@@ -61,6 +61,7 @@ from csp.global_constraints import (
     LexLess,
     Regular,
 )
+from csp.io.folding import fresh_names
 from csp.logic import And, Iff, Implies, Not, Or, Xor
 from csp.model import Model
 
@@ -79,20 +80,11 @@ def names(model: Model) -> dict[Hashable, str]:
         if cell:
             arrays.setdefault(cell[1], set()).add(cell[2].count("["))
     arrays = {a: dims for a, dims in arrays.items() if len(dims) == 1 and a not in plain}
-    taken = set(plain) | set(arrays)
-    fresh = 0
+    fresh = fresh_names("v_", set(plain) | set(arrays))
     for name in model.variables:
-        if name in plain:
-            out[name] = name  # type: ignore[assignment]
-            continue
         cell = CELL.match(name) if isinstance(name, str) else None
-        if cell and cell[1] in arrays:
-            out[name] = name  # type: ignore[assignment]
-            continue
-        fresh += 1
-        while f"v_{fresh}" in taken:
-            fresh += 1
-        out[name] = f"v_{fresh}"
+        kept = name in plain or (cell is not None and cell[1] in arrays)
+        out[name] = name if kept else next(fresh)  # type: ignore[assignment]
     return out
 
 
@@ -195,7 +187,7 @@ class _Writer:
         name = v.name if isinstance(v, Term) else v
         return self.ids[name]
 
-    def list(self, items: Iterable[Any]) -> str:
+    def refs(self, items: Iterable[Any]) -> str:
         return " ".join(self.id(v) for v in items)
 
     # -- constraints as elements ------------------------------------------------------------
@@ -213,21 +205,21 @@ class _Writer:
 
     def _globals(self) -> list[tuple[type, Callable[[Any], list[str]]]]:
         return [(AllDifferentExcept, self._all_different_except),
-                (AllDifferent, lambda c: [f"<allDifferent> {self.list(c.scope)} </allDifferent>"]),
+                (AllDifferent, lambda c: [f"<allDifferent> {self.refs(c.scope)} </allDifferent>"]),
                 (Linear, self._sum), (Table, self._table),
-                (AllEqual, lambda c: [f"<allEqual> {self.list(c.scope)} </allEqual>"]),
+                (AllEqual, lambda c: [f"<allEqual> {self.refs(c.scope)} </allEqual>"]),
                 (Increasing, self._ordered), (LexLess, self._lex),
                 (GlobalCardinality, self._cardinality), (Regular, self._regular),
                 (Circuit, self._circuit), (Inverse, self._channel)]
 
     def _all_different_except(self, c: AllDifferentExcept) -> list[str]:
-        return [f"<allDifferent> <list> {self.list(c.scope)} </list> "
+        return [f"<allDifferent> <list> {self.refs(c.scope)} </list> "
                 f"<except> {' '.join(map(str, sorted(c.excepted)))} </except> </allDifferent>"]
 
     def _sum(self, c: Linear) -> list[str]:
         coeffs = "" if all(w == 1 for w in c.weights) else \
             f" <coeffs> {' '.join(map(str, c.weights))} </coeffs>"
-        return [f"<sum> <list> {self.list(c.scope)} </list>{coeffs} "
+        return [f"<sum> <list> {self.refs(c.scope)} </list>{coeffs} "
                 f"<condition> ({OPS[c.op]},{c.rhs}) </condition> </sum>"]
 
     def _table(self, c: Table) -> list[str]:
@@ -236,23 +228,23 @@ class _Writer:
             rows = " ".join(str(t[0]) for t in c.tuples)
         else:
             rows = "".join(f"({','.join(map(str, t))})" for t in c.tuples)
-        return [f"<extension> <list> {self.list(c.scope)} </list> <{tag}> {rows} </{tag}> "
+        return [f"<extension> <list> {self.refs(c.scope)} </list> <{tag}> {rows} </{tag}> "
                 "</extension>"]
 
     def _ordered(self, c: Increasing) -> list[str]:
         up = not isinstance(c, Decreasing)
         op = ("lt" if c.strict else "le") if up else ("gt" if c.strict else "ge")
-        return [f"<ordered> <list> {self.list(c.scope)} </list> <operator> {op} </operator> "
+        return [f"<ordered> <list> {self.refs(c.scope)} </list> <operator> {op} </operator> "
                 "</ordered>"]
 
     def _lex(self, c: LexLess) -> list[str]:
         op = "lt" if c.strict else "le"
-        return [f"<lex> <list> {self.list(c.a)} </list> <list> {self.list(c.b)} </list> "
+        return [f"<lex> <list> {self.refs(c.a)} </list> <list> {self.refs(c.b)} </list> "
                 f"<operator> {op} </operator> </lex>"]
 
     def _cardinality(self, c: GlobalCardinality) -> list[str]:
         # XCSP3's occurs are all integers or all variables: one cardinality each
-        xs = self.list(c.variables)
+        xs = self.refs(c.variables)
         out = []
         for fixed in (True, False):
             pairs = [(v, k) for v, k, f in zip(c.values, c.counts, c.fixed) if f == fixed]
@@ -273,18 +265,18 @@ class _Writer:
         transitions = "".join(f"({states[q]},{v},{states[r]})" for q, v, r in c.transitions)
         final = " ".join(states[q] for q in sorted(c.accepting, key=str) if q in states)
         start = states.get(c.start, "q_start")
-        return [f"<regular> <list> {self.list(c.scope)} </list> <transitions> {transitions} "
+        return [f"<regular> <list> {self.refs(c.scope)} </list> <transitions> {transitions} "
                 f"</transitions> <start> {start} </start> <final> {final} </final> </regular>"]
 
     def _circuit(self, c: Circuit) -> list[str]:
-        out = [f"<circuit> {self.list(c.scope)} </circuit>"]
+        out = [f"<circuit> {self.refs(c.scope)} </circuit>"]
         for i, x in enumerate(c.scope):  # XCSP3's circuit lets a node loop (off the circuit)
             if i in self.model.variables[x].domain:
                 out.append(f"<intension> ne({self.id(x)},{i}) </intension>")
         return out
 
     def _channel(self, c: Inverse) -> list[str]:
-        return [f"<channel> <list> {self.list(c.f)} </list> <list> {self.list(c.g)} </list> "
+        return [f"<channel> <list> {self.refs(c.f)} </list> <list> {self.refs(c.g)} </list> "
                 "</channel>"]
 
     def _function(self, c: Comparison) -> list[str] | None:
@@ -296,14 +288,14 @@ class _Writer:
             return [f"<element> <list> {' '.join(self.operand(a) for a in f.array)} </list> "
                     f"<index> {self.id(f.index)} </index> {condition} </element>"]
         if isinstance(f, Count) and all(isinstance(a, Term) for a in f.items):
-            return [f"<count> <list> {self.list(f.items)} </list> <values> "
+            return [f"<count> <list> {self.refs(f.items)} </list> <values> "
                     f"{self.operand(f.target)} </values> {condition} </count>"]
         # ACE 2.6 takes minimum and maximum with no ne condition, and miscounts
         # nValues with (eq, k): those are written as intension trees.
         if isinstance(f, (Minimum, Maximum)) and all(isinstance(a, Term) for a in f.args) and \
                 c.op != "!=":
             tag = "minimum" if isinstance(f, Minimum) else "maximum"
-            return [f"<{tag}> <list> {self.list(f.args)} </list> {condition} </{tag}>"]
+            return [f"<{tag}> <list> {self.refs(f.args)} </list> {condition} </{tag}>"]
         return None
 
     # -- trees ---------------------------------------------------------------------------------
@@ -346,9 +338,9 @@ class _Writer:
                      for i, a in enumerate(xs) for b in xs[i + 1:]]
             return _all(pairs)
         if isinstance(c, AllDifferent):
-            return f"ne({self.list(c.scope).replace(' ', ',')})" if len(c.scope) > 1 else "1"
+            return f"ne({self.refs(c.scope).replace(' ', ',')})" if len(c.scope) > 1 else "1"
         if isinstance(c, AllEqual):
-            return f"eq({self.list(c.scope).replace(' ', ',')})" if len(c.scope) > 1 else "1"
+            return f"eq({self.refs(c.scope).replace(' ', ',')})" if len(c.scope) > 1 else "1"
         if isinstance(c, Table):
             rows = [_all([f"eq({self.id(v)},{x})" for v, x in zip(c.scope, t)])
                     for t in c.tuples]
