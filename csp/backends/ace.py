@@ -214,7 +214,7 @@ class Reader:
         missing = [self.names[k] for k, v in enumerate(out) if v is None and k not in self.free]
         if missing:
             raise ValueError(f"no value for {missing[0]!r}")
-        solutions = []
+        solutions: list[tuple[int, ...]] = []
         for combination in itertools.product(*self.free_domains):
             for k, value in zip(self.free, combination):
                 out[k] = value

@@ -468,8 +468,8 @@ class Builder:
 
         automaton.set_initial_state(state(start))
         for q, symbol, r in transitions:
-            automaton.add_transition(state(q), state(r), code[symbol])
-        automaton.set_final(*(state(q) for q in accepting))
+            automaton.add_transition(state(q), state(r), code[symbol])  # type: ignore[arg-type]
+        automaton.set_final(*(state(q) for q in accepting))  # type: ignore[arg-type]
         self.model.regular(words, automaton).post()
 
     def _connected(self, c: Connected, xs: list[Any]) -> None:
@@ -484,7 +484,9 @@ class Builder:
             upper.add_node(i)
         for i, j in c.edges:
             upper.add_edge(i, j)
-        graph = self.model.node_induced_graphvar(lower, upper, "connected")
+        # (pychoco 0.4 annotates these arguments narrower than what it takes and runs)
+        graph = self.model.node_induced_graphvar(lower, upper,  # type: ignore[arg-type]
+                                                 "connected")
         self.model.graph_nodes_channeling(graph, xs).post()
         self.model.graph_connected(graph).post()
 
