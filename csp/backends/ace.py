@@ -54,12 +54,11 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
-from csp.backends.base import CONSTRAINT_KINDS, OUTSIDE, Progress
-from csp.backends.forked import ForkedSearch, Outbox
+from csp.backends.base import CONSTRAINT_KINDS, OUTSIDE
+from csp.backends.forked import ModelInChild, Outbox
 from csp.backends.program import Program
-from csp.errors import InputError
-from csp.model import Assignment, Model
-from csp.result import Result, Status
+from csp.model import Model
+from csp.result import Status
 
 KINDS = frozenset({"Logic", "SumNotEqual", "Intension", "Count", "NValue",
                    "Minimum", "Maximum", "Times", "Div", "AllEqual",
@@ -350,40 +349,18 @@ def _figures(solutions: int, started: float) -> dict[str, Any]:
     return {"solutions": solutions, "time": time.perf_counter() - started}
 
 
-class AceBackend:
-    """ACE on XCSP3, a JVM per search in a child process; native form `Model`."""
+class AceBackend(ModelInChild):
+    """ACE on XCSP3, a JVM per search in a child process; native form
+    `Model`. It refuses a value past a Java int."""
 
     name: ClassVar[str] = "ace"
-    native: ClassVar[type] = Model
-    accepts: ClassVar[tuple[type, ...]] = (Model,)
     capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | KINDS | {OUTSIDE}
+    grace: ClassVar[float] = 2 * GRACE
+    work = staticmethod(_search)
 
     def refuses(self, problem: Model) -> str | None:
-        """Why ACE cannot take `problem` (a value past a Java int), or None."""
+        """Why ACE cannot take `problem`, or None."""
         return refusal(problem)
-
-    def solutions(self, problem: Model, *, limit: int | None = None,
-                  time_limit: float | None = None, progress: Progress | None = None
-                  ) -> ForkedSearch:
-        return self._search(problem, limit, time_limit, progress, count_only=False)
-
-    def count(self, problem: Model, *, time_limit: float | None = None,
-              progress: Progress | None = None) -> Result:
-        return self._search(problem, None, time_limit, progress, count_only=True).count()
-
-    def _search(self, problem: Model, limit: int | None, time_limit: float | None,
-                progress: Progress | None, count_only: bool) -> ForkedSearch:
-        why = refusal(problem)
-        if why is not None:
-            raise InputError(f"ace: {why}")
-        names = list(problem.variables)
-
-        def decode(values: Sequence[int]) -> Assignment:
-            return Assignment(zip(names, values))
-
-        return ForkedSearch(self.name, _search, problem, decode=decode, limit=limit,
-                            time_limit=time_limit, progress=progress, count_only=count_only,
-                            grace=2 * GRACE)
 
 
 __all__ = ["AceBackend", "KINDS", "Reader", "command", "jar"]

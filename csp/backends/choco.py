@@ -27,12 +27,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from csp.backends.base import CONSTRAINT_KINDS, OUTSIDE, Progress
+from csp.backends.base import CONSTRAINT_KINDS, OUTSIDE
 from csp.backends.choco_model import KINDS, Builder, Infeasible, refusal
-from csp.backends.forked import ForkedSearch, Outbox
-from csp.errors import InputError
-from csp.model import Assignment, Model
-from csp.result import Result, Status
+from csp.backends.forked import ModelInChild, Outbox
+from csp.model import Model
+from csp.result import Status
 
 
 def _figures(jni: Any, handle: Any, found: int, started: float, outbox: Outbox
@@ -82,40 +81,18 @@ def _search(outbox: Outbox, model: Model, limit: int | None, time_limit: float |
     outbox.done(status, _figures(jni, handle, found, started, outbox))
 
 
-class ChocoBackend:
-    """Choco Solver through pychoco, in a child process; native form `Model`."""
+class ChocoBackend(ModelInChild):
+    """Choco Solver through pychoco, in a child process; native form `Model`.
+    It refuses a value past Choco's bound of +-21,474,836 and a sum past a
+    Java int (Choco would abort its process)."""
 
     name: ClassVar[str] = "choco"
-    native: ClassVar[type] = Model
-    accepts: ClassVar[tuple[type, ...]] = (Model,)
     capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | KINDS | {OUTSIDE}
+    work = staticmethod(_search)
 
     def refuses(self, problem: Model) -> str | None:
-        """Why Choco cannot take `problem` (a value past its bound of
-        +-21,474,836, a sum past a Java int), or None."""
+        """Why Choco cannot take `problem`, or None."""
         return refusal(problem)
-
-    def solutions(self, problem: Model, *, limit: int | None = None,
-                  time_limit: float | None = None, progress: Progress | None = None
-                  ) -> ForkedSearch:
-        return self._search(problem, limit, time_limit, progress, count_only=False)
-
-    def count(self, problem: Model, *, time_limit: float | None = None,
-              progress: Progress | None = None) -> Result:
-        return self._search(problem, None, time_limit, progress, count_only=True).count()
-
-    def _search(self, problem: Model, limit: int | None, time_limit: float | None,
-                progress: Progress | None, count_only: bool) -> ForkedSearch:
-        why = refusal(problem)  # Choco would abort its process: say why instead
-        if why is not None:
-            raise InputError(f"choco: {why}")
-        names = list(problem.variables)
-
-        def decode(values: tuple[int, ...]) -> Assignment:
-            return Assignment(zip(names, values))
-
-        return ForkedSearch(self.name, _search, problem, decode=decode, limit=limit,
-                            time_limit=time_limit, progress=progress, count_only=count_only)
 
 
 __all__ = ["ChocoBackend"]

@@ -54,10 +54,11 @@ import time
 import weakref
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, ClassVar
 
 from csp.backends.base import Progress, Search, check_limit, check_time_limit
 from csp.errors import InputError, SolverFailed
+from csp.model import Assignment, Model
 from csp.result import Result, Status
 
 Work = Callable[..., None]
@@ -434,4 +435,44 @@ if __name__ == "__main__":
     _spawned(int(sys.argv[1]), int(sys.argv[2]))
 
 
-__all__ = ["GRACE", "Failure", "ForkedSearch", "Outbox", "Work", "log_tail"]
+class ModelInChild:
+    """A backend that searches a `Model` in a child process: `work` (a
+    static method) is the child's search, `refuses` says why the solver
+    cannot take a model; `grace` is how long the child may finish after the
+    time limit before it is killed."""
+
+    name: ClassVar[str]
+    native: ClassVar[type] = Model
+    accepts: ClassVar[tuple[type, ...]] = (Model,)
+    grace: ClassVar[float] = GRACE
+    work: ClassVar[Work]
+
+    def refuses(self, problem: Model) -> str | None:
+        """Why the solver cannot take `problem`, or None."""
+        raise NotImplementedError
+
+    def solutions(self, problem: Model, *, limit: int | None = None,
+                  time_limit: float | None = None, progress: Progress | None = None
+                  ) -> ForkedSearch:
+        return self._search(problem, limit, time_limit, progress, count_only=False)
+
+    def count(self, problem: Model, *, time_limit: float | None = None,
+              progress: Progress | None = None) -> Result:
+        return self._search(problem, None, time_limit, progress, count_only=True).count()
+
+    def _search(self, problem: Model, limit: int | None, time_limit: float | None,
+                progress: Progress | None, count_only: bool) -> ForkedSearch:
+        why = self.refuses(problem)  # the solver would fail or abort: say why instead
+        if why is not None:
+            raise InputError(f"{self.name}: {why}")
+        names = list(problem.variables)
+
+        def decode(values: tuple[int, ...]) -> Assignment:
+            return Assignment(zip(names, values))
+
+        return ForkedSearch(self.name, type(self).work, problem, decode=decode, limit=limit,
+                            time_limit=time_limit, progress=progress, count_only=count_only,
+                            grace=self.grace)
+
+
+__all__ = ["GRACE", "Failure", "ForkedSearch", "ModelInChild", "Outbox", "Work", "log_tail"]
