@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from csp.errors import BackendUnavailable, InputError
 
-COMMANDS = ("xc", "solve", "list", "crosscheck", "fuzz", "bench", "fzn", "minizinc-config")
+COMMANDS = ("xc", "solve", "generate", "rate", "list", "crosscheck", "fuzz", "bench", "fzn",
+            "minizinc-config")
 """Subcommands, in the order `--help` lists them; each is the module of its
 name under `csp.commands` (`-` spelled `_`)."""
 
