@@ -267,6 +267,8 @@ class Builder:
             return m.or_([m.bool_not_view(self.literal(c.args[0])),
                           self.literal(c.args[1])]).reify()
         literals = [self.literal(a) for a in c.args]
+        if not literals:  # Choco refuses an empty and_/or_: an empty And holds, Or not
+            return m.boolvar(isinstance(c, And))
         if isinstance(c, And):
             return m.and_(literals).reify()
         if isinstance(c, Or):
@@ -279,6 +281,8 @@ class Builder:
     def _parity(self, literals: list[Any]) -> Any:
         """A variable equal to the number of true literals, mod 2."""
         m = self.model
+        if not literals:  # no operand: even (Choco refuses an empty sum)
+            return m.boolvar(False)
         total = self._new(0, len(literals))
         m.sum(literals, "=", total).post()
         odd = self._new(0, 1)
@@ -294,7 +298,10 @@ class Builder:
                 else:
                     m.arithm(self.literal(a), "=", 1).post()
         elif isinstance(c, Or):
-            m.or_([self.literal(a) for a in c.args]).post()
+            if not c.args:  # false (Choco refuses an empty or_)
+                m.arithm(self._new(0, 0), "=", 1).post()
+            else:
+                m.or_([self.literal(a) for a in c.args]).post()
         elif isinstance(c, Not):
             m.arithm(self.literal(c.args[0]), "=", 0).post()
         elif isinstance(c, Implies):
