@@ -249,8 +249,13 @@ def _search(outbox: Outbox, model: Model, limit: int | None, time_limit: float |
     if any(not v.domain for v in model.variables.values()):
         outbox.done(Status.COMPLETE, {"solutions": 0})
         return
-    if not model.constraints:  # nothing for ACE to do (it would leave every variable out)
-        _free_only(outbox, Reader(model, {}), limit, count_only)
+    if not any(_scope_names(c) for c in model.constraints):
+        # Nothing for ACE to do (it would leave every variable out, and stop
+        # on "No variable in your model"): constants only, like an empty And.
+        if all(c.holds({}) for c in model.constraints):
+            _free_only(outbox, Reader(model, {}), limit, count_only)
+        else:
+            outbox.done(Status.COMPLETE, {"solutions": 0})
         return
     with tempfile.TemporaryDirectory(prefix="csp-ace-") as place:
         path = os.path.join(place, "model.xml")

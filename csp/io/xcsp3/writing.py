@@ -169,6 +169,40 @@ def _variables(model: Model, ids: dict[Hashable, str]) -> list[str]:
     return out
 
 
+def negation(tree: str) -> str:
+    """`not(tree)`, folded where `tree` is a constant."""
+    return {"0": "1", "1": "0"}.get(tree, f"not({tree})")
+
+
+def connective(name: str, args: list[str]) -> str:
+    """The tree of `name` (and, or, xor, iff) over `args`, with constant
+    operands folded away: ACE stops on a constant that reaches it ("Constraint
+    with only conflicts"), and XCSP3's connectives take two operands or more.
+
+    >>> connective("or", ["0", "eq(x,1)"]), connective("and", ["1", "0"])
+    ('eq(x,1)', '0')
+    >>> connective("xor", ["1", "eq(x,1)"]), connective("iff", ["0", "eq(x,1)"])
+    ('not(eq(x,1))', 'not(eq(x,1))')
+    """
+    if name == "iff":  # a chain of equivalences: all true or all false
+        if len(set(args)) <= 1:
+            return "1"
+        if "0" in args and "1" in args:
+            return "0"
+        if "1" in args:
+            return connective("and", [a for a in args if a != "1"])
+        if "0" in args:
+            return connective("and", [negation(a) for a in args if a != "0"])
+        return f"iff({','.join(args)})"
+    unit, zero = {"and": ("1", "0"), "or": ("0", "1"), "xor": ("0", None)}[name]
+    if zero is not None and zero in args:
+        return zero
+    odd = name == "xor" and args.count("1") % 2 == 1
+    rest = [a for a in args if a not in ("0", "1")]
+    tree = unit if not rest else rest[0] if len(rest) == 1 else f"{name}({','.join(rest)})"
+    return negation(tree) if odd else tree
+
+
 def _product(values: Iterable[int]) -> int:
     total = 1
     for v in values:
@@ -201,7 +235,16 @@ class _Writer:
             special = self._function(c)
             if special is not None:
                 return special
-        return [f"<intension> {self.truth(c)} </intension>"]
+        truth = self.truth(c)
+        if truth == "1":  # an empty And, say: it always holds
+            return []
+        if truth == "0" and self.model.variables:
+            # An empty Or: it never holds. ACE stops on a constant, or on a
+            # comparison it tables with no support ("Constraint with only
+            # conflicts"); an equation with no solution it reads as it is.
+            v = self.id(next(iter(self.model.variables)))
+            truth = f"eq({v},add({v},1))"
+        return [f"<intension> {truth} </intension>"]
 
     def _globals(self) -> list[tuple[type, Callable[[Any], list[str]]]]:
         return [(AllDifferentExcept, self._all_different_except),
@@ -320,15 +363,14 @@ class _Writer:
             return f"and({','.join(guards)},{test})" if guards else test
         if isinstance(c, (And, Or, Xor, Iff)):
             name = {And: "and", Or: "or", Xor: "xor", Iff: "iff"}[type(c)]
-            args = [self.truth(a) for a in c.args]
-            if len(args) < 2:  # XCSP3's and/or/xor take at least two operands
-                return {("and", 0): "1", ("or", 0): "0", ("xor", 0): "0"}.get(
-                    (name, len(args)), args[0] if args else "1")
-            return f"{name}({','.join(args)})"
+            return connective(name, [self.truth(a) for a in c.args])
         if isinstance(c, Not):
-            return f"not({self.truth(c.args[0])})"
+            return negation(self.truth(c.args[0]))
         if isinstance(c, Implies):
-            return f"imp({self.truth(c.args[0])},{self.truth(c.args[1])})"
+            a, b = self.truth(c.args[0]), self.truth(c.args[1])
+            if {a, b} & {"0", "1"}:
+                return connective("or", [negation(a), b])
+            return f"imp({a},{b})"
         return self._global_truth(c)
 
     def _global_truth(self, c: Constraint) -> str:
