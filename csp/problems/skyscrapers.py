@@ -1,0 +1,143 @@
+"""Skyscrapers (towers): fill an n x n grid with towers of heights 1..n, each
+height once in every row and column; a clue outside the grid is how many
+towers one sees from there looking along its row or column, a taller tower
+hiding every lower one behind it.
+
+Input: janko.at's layout (`csp.problems._janko`): a line `N N`, then four
+lines of N clues, those above the columns, below them, left of the rows and
+right of them (`-` for no clue), then N lines of N cells (a given height, or
+`-`), which may be left out when nothing is given; puzzles separated by
+blank lines. Output: the grid, a row of heights a line, separated by spaces.
+
+    4 4
+    - - 1 2
+    - 3 - -
+    3 - - -
+    - 2 - -
+
+A model: a variable `rRcC` per cell, all different rows and columns; for
+each clue, a boolean per tower after the first, reified as "taller than
+every tower before it" (`b == (x[i] > Maximum(x[:i]))`), and the `Sum` of
+them equal to the clue less one (the first tower is always seen).
+
+>>> [puzzle] = parse("4 4\\n- - 1 2\\n- 3 - -\\n3 - - -\\n- 2 - -\\n")
+>>> import csp
+>>> m = declare(puzzle)
+>>> print(format(puzzle, decode(puzzle, csp.solve(m).solution, m)))
+2 1 4 3
+1 3 2 4
+3 4 1 2
+4 2 3 1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from csp import grid
+from csp.constraints import AllDifferent, Sum
+from csp.errors import InputError
+from csp.expressions import Maximum
+from csp.model import Model
+from csp.problems import every
+from csp.problems._janko import Block, blocks
+from csp.problems.kind import Kind
+
+FORMS = ("model",)
+DESCRIPTION = ("skyscrapers: a line 'N N', four lines of N clues (above, below, left, right; "
+               "'-' none), then N lines of givens ('-' blank) or none")
+SIDES = ("top", "bottom", "left", "right")
+
+
+@dataclass(frozen=True)
+class Skyscrapers:
+    n: int
+    clues: tuple[tuple[int, ...], ...]
+    """The clues of each side in `SIDES`' order, 0 for none."""
+    givens: tuple[int, ...]
+    """A height per cell row by row, 0 for a blank."""
+    line: int | None = None
+
+
+Answer = tuple[tuple[int, ...], ...]
+
+
+def parse(text: str) -> list[Skyscrapers]:
+    return every(puzzles(text))
+
+
+def puzzles(text: str) -> Iterator[Skyscrapers | InputError]:
+    for block in blocks(text, "skyscrapers", ("rows", "columns")):
+        try:
+            yield block if isinstance(block, InputError) else _puzzle(block)
+        except InputError as err:
+            yield err
+
+
+def _puzzle(block: Block) -> Skyscrapers:
+    n, width = block.header
+    if n != width:
+        raise InputError(f"a skyscrapers grid is square; this one is {n}x{width}",
+                         line=block.line)
+    if len(block.cells) not in (4, 4 + n):
+        raise InputError(f"the skyscrapers of line {block.line} has {len(block.cells)} lines "
+                         f"after its first, not 4 (the clues) or {4 + n} (and the givens)",
+                         line=block.line)
+    names = [f"the clues {side}" for side in ("above", "below", "left", "right")]
+    names += [f"row {r + 1}" for r in range(n)]
+    lines = [tuple(_height(t, n, block.lines[k], names[k]) for t in block.row(k, n, names[k]))
+             for k in range(len(block.cells))]
+    givens = tuple(h for row in lines[4:] for h in row) or (0,) * n * n
+    return Skyscrapers(n, tuple(lines[:4]), givens, block.line)
+
+
+def _height(token: str, n: int, line: int, where: str) -> int:
+    if token == "-":
+        return 0
+    if not (token.isascii() and token.isdigit() and 1 <= int(token) <= n):
+        raise InputError(f"{where}: {token!r} is not a height 1..{n} or '-'", line=line,
+                         token=token)
+    return int(token)
+
+
+def sight_lines(n: int) -> dict[str, list[list[grid.Cell]]]:
+    """The cells each clue looks along, nearest first, by side."""
+    rows, columns = grid.rows(n), grid.columns(n)
+    return {"top": columns, "bottom": [line[::-1] for line in columns],
+            "left": rows, "right": [line[::-1] for line in rows]}
+
+
+def declare(puzzle: Skyscrapers, form: str | None = None) -> Model:
+    """All different rows and columns; for each clue, the count of towers seen."""
+    if form not in (None, "model"):
+        raise InputError(f"unknown form {form!r} for skyscrapers; the only form is 'model'")
+    n = puzzle.n
+    m = Model(f"skyscrapers {n}x{n}")
+    var = {cell: m.var(grid.name(cell), [g] if (g := puzzle.givens[cell[0] * n + cell[1]])
+                       else range(1, n + 1)) for cell in grid.box(n, n)}
+    for unit in grid.rows(n) + grid.columns(n):
+        m.add(AllDifferent([var[cell] for cell in unit]))
+    for side, clues in zip(SIDES, puzzle.clues):
+        for k, (clue, line) in enumerate(zip(clues, sight_lines(n)[side])):
+            if clue:
+                towers = [var[cell] for cell in line]
+                seen = [m.bool(f"{side}{k + 1}seen{i + 1}") for i in range(1, n)]
+                for i, b in enumerate(seen, start=1):
+                    m.add(b == (towers[i] > Maximum(towers[:i])))
+                m.add(Sum(seen) == clue - 1)
+    return m
+
+
+def decode(puzzle: Skyscrapers, solution: Mapping[Any, int], problem: Model | None = None
+           ) -> Answer:
+    return tuple(tuple(solution[grid.name(cell)] for cell in row) for row in grid.rows(puzzle.n))
+
+
+def format(puzzle: Skyscrapers, answer: Answer) -> str:  # noqa: A001 - the module's printer
+    return "\n".join(" ".join(map(str, row)) for row in answer)
+
+
+KIND = Kind(name="skyscrapers", description=DESCRIPTION, parse=puzzles, declare=declare,
+            decode=decode, format=format, forms=FORMS)
