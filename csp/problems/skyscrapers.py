@@ -10,24 +10,26 @@ right of them (`-` for no clue), then N lines of N cells (a given height, or
 blank lines. Output: the grid, a row of heights a line, separated by spaces.
 
     4 4
-    - - 1 2
-    - 3 - -
-    3 - - -
-    - 2 - -
+    4 - - -
+    - 2 2 -
+    - 2 2 1
+    3 2 - -
 
 A model: a variable `rRcC` per cell, all different rows and columns; for
 each clue, a boolean per tower after the first, reified as "taller than
-every tower before it" (`b == (x[i] > Maximum(x[:i]))`), and the `Sum` of
-them equal to the clue less one (the first tower is always seen).
+every tower before it" (`b == (x[i] > m)`, `m` the running maximum of the
+towers before, `Maximum([m, x[i]])`), and the `Sum` of them equal to the
+clue less one (the first tower is always seen). The auxiliaries are
+functions of the heights: counts are those of the grids.
 
->>> [puzzle] = parse("4 4\\n- - 1 2\\n- 3 - -\\n3 - - -\\n- 2 - -\\n")
+>>> [puzzle] = parse("4 4\\n4 - - -\\n- 2 2 -\\n- 2 2 1\\n3 2 - -\\n")  # janko.at's 26
 >>> import csp
 >>> m = declare(puzzle)
 >>> print(format(puzzle, decode(puzzle, csp.solve(m).solution, m)))
+1 4 3 2
 2 1 4 3
-1 3 2 4
-3 4 1 2
-4 2 3 1
+3 2 1 4
+4 3 2 1
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from csp import grid
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.expressions import Maximum
-from csp.model import Model
+from csp.model import Model, Variable
 from csp.problems import every
 from csp.problems._janko import Block, blocks
 from csp.problems.kind import Kind
@@ -122,12 +124,25 @@ def declare(puzzle: Skyscrapers, form: str | None = None) -> Model:
     for side, clues in zip(SIDES, puzzle.clues):
         for k, (clue, line) in enumerate(zip(clues, sight_lines(n)[side])):
             if clue:
-                towers = [var[cell] for cell in line]
-                seen = [m.bool(f"{side}{k + 1}seen{i + 1}") for i in range(1, n)]
-                for i, b in enumerate(seen, start=1):
-                    m.add(b == (towers[i] > Maximum(towers[:i])))
-                m.add(Sum(seen) == clue - 1)
+                m.add(Sum(_seen(m, [var[cell] for cell in line], f"{side}{k + 1}")) == clue - 1)
     return m
+
+
+def _seen(m: Model, towers: list[Variable], name: str) -> list[Variable]:
+    """A boolean per tower after the first, true when it is taller than every
+    tower before it: than `tallest`, the running maximum (a variable per
+    prefix, `Maximum([tallest, tower]) == next`: arity-3 constraints, where
+    `Maximum(towers[:i])` would be one of arity i + 1 to decompose)."""
+    seen = []
+    tallest = towers[0]
+    for i, tower in enumerate(towers[1:], start=2):
+        seen.append(b := m.bool(f"{name}seen{i}"))
+        m.add(b == (tower > tallest))
+        if i < len(towers):
+            taller = m.var(f"{name}tallest{i}", range(1, len(towers) + 1))
+            m.add(Maximum([tallest, tower]) == taller)
+            tallest = taller
+    return seen
 
 
 def decode(puzzle: Skyscrapers, solution: Mapping[Any, int], problem: Model | None = None
