@@ -10,40 +10,40 @@ problem, so the backend's own compilation is included. Answers are checked.
 
     python bench/bench_bitmask.py                  # default sample sizes
     python bench/bench_bitmask.py --n 0            # every puzzle of every set
-    python bench/bench_bitmask.py --backends bitmask dlx --slow-limit 5
+    python bench/bench_bitmask.py --backends bitmask,dlx --slow-limit 5
 
 The techniques of `bitmask` can be switched one at a time (`VARIANTS`), and
 the hard sudokus (25x25, 36x36) timed one by one against CP-SAT:
 
-    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-restarts cpsat
-    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-defer
-        bitmask-no-restarts cpsat --hard-limit 120
-    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-counts cpsat
+    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask,bitmask-no-restarts,cpsat
+    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask,bitmask-no-defer,
+        bitmask-no-restarts,cpsat --hard-limit 120
+    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask,bitmask-no-counts,cpsat
         --hard-limit 120
-    python bench/bench_bitmask.py --backends bitmask bitmask-no-counts cpsat
-    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask bitmask-no-counts
-        bitmask-last cpsat --hard-limit 120
-    python bench/bench_bitmask.py --backends bitmask bitmask-no-restarts bitmask-no-matching
-        bitmask-no-locked bitmask-no-probe bitmask-wdeg-off bitmask-no-places cpsat dlx
-    python bench/bench_bitmask.py --sets 25x25 36x36 --puzzles puzzel1 --backends bitmask
-        bitmask-no-restarts bitmask-no-matching bitmask-no-locked bitmask-wdeg-off cpsat
+    python bench/bench_bitmask.py --backends bitmask,bitmask-no-counts,cpsat
+    python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask,bitmask-no-counts,
+        bitmask-last,cpsat --hard-limit 120
+    python bench/bench_bitmask.py --backends bitmask,bitmask-no-restarts,bitmask-no-matching,
+        bitmask-no-locked,bitmask-no-probe,bitmask-wdeg-off,bitmask-no-places,cpsat,dlx
+    python bench/bench_bitmask.py --sets 25x25 36x36 --puzzles puzzel1 --backends bitmask,
+        bitmask-no-restarts,bitmask-no-matching,bitmask-no-locked,bitmask-wdeg-off,cpsat
 
-(a command on two lines is one line). Times are CPU seconds of this process
-(CP-SAT's one worker is a thread of it): on a shared machine they move far
-less than wall time.
+(a command on two lines is one line, the names of `--backends` one word).
+Times are CPU seconds of this process (CP-SAT's one worker is a thread of
+it): on a shared machine they move far less than wall time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import time
 
 import csp
+from csp.backends import parse_names
 from csp.backends.bitmask import BitmaskBackend
 from csp.bench.instances import data_dir
+from csp.bench.measure import header
 from csp.problems import kakuro, sudoku
 
 DATA = data_dir()
@@ -190,7 +190,7 @@ def main() -> None:
                         help="puzzles per set for python-constraint; default 10")
     parser.add_argument("--slow-limit", type=float, default=10.0,
                         help="seconds per puzzle for python-constraint; default 10")
-    parser.add_argument("--backends", nargs="+", default=list(BACKENDS),
+    parser.add_argument("--backends", type=parse_names, default=list(BACKENDS),
                         help=f"backends, or bitmask variants: {', '.join(VARIANTS)}")
     parser.add_argument("--sets", nargs="+", default=[s for s in SETS if s not in HARD],
                         choices=SETS, help="default: all but 25x25 and 36x36")
@@ -207,8 +207,7 @@ def main() -> None:
         if b not in SLOW:
             run(b, warm["top95"][:1], args.slow_limit)
 
-    print(f"# machine: {platform.machine()}, {os.cpu_count()} cpus, python "
-          f"{platform.python_version()}")
+    print("# " + header("CPU seconds of this process"))
     sets = collections(args.n, tuple(args.sets))
     hard = [name for name in sets if name in HARD]
     if hard:

@@ -17,30 +17,27 @@ Exits 1 if a count is wrong.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
-import time
 from pathlib import Path
 
 from csp.backends.dlx import DLXBackend
 from csp.bench import instances
+from csp.bench.measure import alternate, header
 from csp.exactcover import ExactCover
 
 ENGINES = ("links", "cells")
 
 
-def count_all(backend: DLXBackend, problems: list) -> tuple[float, int, int, int]:
-    """CPU seconds, solutions, nodes and updates of counting every problem."""
-    started = time.process_time()
+def count_all(backend: DLXBackend, problems: list) -> tuple[int, int, int]:
+    """Solutions, nodes and updates of counting every problem."""
     solutions = nodes = updates = 0
     for problem in problems:
         result = backend.count(problem)
         solutions += result.count
         nodes += result.stats.nodes or 0
         updates += result.stats.updates or 0
-    return time.process_time() - started, solutions, nodes, updates
+    return solutions, nodes, updates
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,9 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     given = " ".join(argv if argv is not None else sys.argv[1:])
     lines = [
         f"command: `python bench/bench_cells.py {given}`",
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}; load average at start "
-        f"{os.getloadavg()[0]:.1f}; CPU time, median of {args.repeat}",
+        header(f"CPU time, median of {args.repeat}"),
         "",
         "| instance | count | links s | cells s | links/cells | links nodes | cells nodes "
         "| links updates | cells updates |",
@@ -74,23 +69,21 @@ def main(argv: list[str] | None = None) -> int:
         problems = inst.problems("exact-cover")
         if not all(isinstance(p, ExactCover) for p in problems):
             continue  # (lattice: an exact cover up to symmetry, counted another way)
-        seen: dict[str, list] = {engine: [] for engine in ENGINES}
         for engine in ENGINES:
             count_all(backends[engine], problems)  # compile, warm the caches
-        for _ in range(args.repeat):
-            for engine in ENGINES:
-                seen[engine].append(count_all(backends[engine], problems))
-        time_of = {e: statistics.median(run[0] for run in seen[e]) for e in ENGINES}
-        links, cells = seen["links"][0], seen["cells"][0]
+        runs = alternate({e: (lambda e=e, p=problems: count_all(backends[e], p)) for e in ENGINES},
+                         args.repeat)
+        time_of = {e: statistics.median(runs[e][0]) for e in ENGINES}
+        links, cells = runs["links"][1], runs["cells"][1]
         expected = sum(inst.expected)
         for engine in ENGINES:
-            if seen[engine][0][1] != expected:
+            if runs[engine][1][0] != expected:
                 wrong = True
-                print(f"WRONG: {engine} counts {seen[engine][0][1]} on {inst.name}, "
+                print(f"WRONG: {engine} counts {runs[engine][1][0]} on {inst.name}, "
                       f"not {expected}", file=sys.stderr)
-        line = (f"| {inst.name} | {cells[1]:,} | {time_of['links']:.3f} | {time_of['cells']:.3f} "
-                f"| {time_of['links'] / max(time_of['cells'], 1e-9):.2f} | {links[2]:,} "
-                f"| {cells[2]:,} | {links[3]:,} | {cells[3]:,} |")
+        line = (f"| {inst.name} | {cells[0]:,} | {time_of['links']:.3f} | {time_of['cells']:.3f} "
+                f"| {time_of['links'] / max(time_of['cells'], 1e-9):.2f} | {links[1]:,} "
+                f"| {cells[1]:,} | {links[2]:,} | {cells[2]:,} |")
         lines.append(line)
         print(line, flush=True)
     if args.out is not None:

@@ -28,7 +28,6 @@ import importlib.machinery
 import importlib.util
 import statistics
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
 
@@ -37,6 +36,7 @@ import numpy as np
 from csp import dispatch
 from csp.backends.dlx import DLXBackend, cells_slots
 from csp.bench import instances
+from csp.bench.measure import alternate
 from csp.exactcover import ExactCover
 
 NAMES = ("queens-12", "queens-13", "queens-14", "pentominoes-6x10", "pentominoes-5x12",
@@ -132,14 +132,13 @@ def main(argv: list[str] | None = None) -> int:
         if len({tuple(f) for f in figures.values()}) != 1:
             wrong = True
             print(f"WRONG on {name}: the builds differ: {figures}", file=sys.stderr)
-        seen: dict[str, list[float]] = {tag: [] for tag, _ in kernels}
-        for _ in range(args.repeat):
-            for tag, kernel in kernels:
-                started = time.process_time()
-                for b in built[tag]:
-                    count(kernel, b, args.max_nodes)
-                seen[tag].append(time.process_time() - started)
-        seconds = [statistics.median(seen[tag]) for tag, _ in kernels]
+        def count_all(kernel: ModuleType, builds: list[Built]) -> None:
+            for b in builds:
+                count(kernel, b, args.max_nodes)
+
+        runs = alternate({tag: (lambda k=kernel, b=built[tag]: count_all(k, b))
+                          for tag, kernel in kernels}, args.repeat)
+        seconds = [statistics.median(runs[tag][0]) for tag, _ in kernels]
         nodes = sum(f[1] for f in figures[kernels[0][0]])
         print(f"| {name} | {nodes:,} | " + " | ".join(f"{s:.4f}" for s in seconds) + " | "
               + " | ".join(f"{s / max(seconds[0], 1e-9):.2f}" for s in seconds[1:]) + " |",

@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -43,7 +42,8 @@ from typing import Any
 import csp
 from csp import dispatch
 from csp.backends.dlx import DLXBackend
-from csp.bench import instances, runner
+from csp.bench import instances
+from csp.bench.measure import alternate, header
 from csp.exactcover import ExactCover
 from csp.result import Status
 
@@ -75,15 +75,14 @@ def _up_to_symmetry(problem: instances.UpToSymmetry, backend: DLXBackend,
     return csp.count(problem.problem, backend, time_limit=limit, up_to_symmetry=problem.group)
 
 
-def run(backend: DLXBackend, puzzles: list[Count]) -> tuple[float, int, int]:
-    """CPU seconds, solutions and nodes of counting every puzzle."""
-    started = time.process_time()
+def run(backend: DLXBackend, puzzles: list[Count]) -> tuple[int, int]:
+    """Solutions and nodes of counting every puzzle."""
     solutions = nodes = 0
     for count in puzzles:
         result = count(backend, None)
         solutions += result.count
         nodes += result.stats.nodes or 0
-    return time.process_time() - started, solutions, nodes
+    return solutions, nodes
 
 
 def warm_up(backends: dict[str, DLXBackend]) -> None:
@@ -128,13 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     backends = {engine: DLXBackend(engine) for engine in ENGINES}
     warm_up(backends)
     given = " ".join(argv if argv is not None else sys.argv[1:])
-    where = runner.machine()
-    load = " ".join(f"{x:.2f}" for x in where["loadavg"] or [])
     lines = [
         f"command: `python bench/bench_dlx_engines.py{' ' + given if given else ''}`",
-        f"machine: {where['cpu']}, {where['nproc']} cores, Python {where['python']}, "
-        f"numba {where['numba']}; load average at start {load}; "
-        f"CPU seconds, median of {args.repeat}",
+        header(f"CPU seconds, median of {args.repeat}"),
         "",
         "| instance | puzzles | count | links s | cells-numba s | cells (C) s | cells/links "
         "| cells/cells-numba | links nodes | cells nodes |",
@@ -150,15 +145,13 @@ def main(argv: list[str] | None = None) -> int:
         if not kept:
             continue
         timed = [puzzles[k] for k in kept]
-        seen: dict[str, list[tuple[float, int, int]]] = {e: [] for e in ENGINES}
-        for _ in range(args.repeat):
-            for engine in ENGINES:
-                seen[engine].append(run(backends[engine], timed))
-        seconds = {e: statistics.median(r[0] for r in seen[e]) for e in ENGINES}
+        runs = alternate({e: (lambda e=e, p=timed: run(backends[e], p)) for e in ENGINES},
+                         args.repeat)
+        seconds = {e: statistics.median(runs[e][0]) for e in ENGINES}
         expected = [inst.expected[k] for k in kept]
         known = None if None in expected else sum(e for e in expected if e is not None)
-        counts = {e: seen[e][0][1] for e in ENGINES}
-        nodes = {e: seen[e][0][2] for e in ENGINES}
+        counts = {e: runs[e][1][0] for e in ENGINES}
+        nodes = {e: runs[e][1][1] for e in ENGINES}
         if len(set(counts.values())) != 1 or (known is not None and counts["cells"] != known):
             wrong = True
             print(f"WRONG on {inst.name}: counts {counts}, known {known}", file=sys.stderr)

@@ -9,8 +9,8 @@ model's native `bitmask` and `cpsat`) unless named otherwise
 (`race:bitmask+sat`). Answers are checked.
 
     python bench/bench_hard.py                              # the defaults below
-    python bench/bench_hard.py --time-limit 60 --n9 20 --backends cpsat sat race
-    python bench/bench_hard.py --sizes 36 --backends bitmask cpsat race --repeat 3
+    python bench/bench_hard.py --time-limit 60 --n9 20 --backends cpsat,sat,race
+    python bench/bench_hard.py --sizes 36 --backends bitmask,cpsat,race --repeat 3
 
 With a race among the backends, each row also has the race's time over each
 single backend's and over the best, and what the race spent on its members
@@ -29,14 +29,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import time
 
 from quiet import Others  # this script's folder: python bench/bench_hard.py
 
 import csp
+from csp.backends import parse_names
 from csp.bench.instances import data_dir
+from csp.bench.measure import header
 from csp.problems import sudoku
 
 DATA = data_dir()
@@ -110,7 +111,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=120.0,
                         help="seconds per puzzle and backend; default 120")
     parser.add_argument("--n9", type=int, default=95, help="9x9 puzzles of top95; default all")
-    parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
+    parser.add_argument("--backends", type=parse_names, default=list(BACKENDS))
     parser.add_argument("--sizes", nargs="+", type=int, default=[36, 25])
     parser.add_argument("--quiet", type=float, default=None, metavar="CORES",
                         help="run a large puzzle again (up to --tries times) while other "
@@ -132,9 +133,7 @@ def main() -> None:
 
     singles = [n for n in names if not n.startswith("race")]
     race = next((n for n in names if n.startswith("race")), None)
-    print(f"# machine: {platform.machine()}, {os.cpu_count()} cpus, python "
-          f"{platform.python_version()}; time limit {args.time_limit:g} s per puzzle; "
-          f"median of {args.repeat}; load average (1/5/15 min) at the start {_load()}")
+    print("# " + header(f"time limit {args.time_limit:g} s per puzzle; median of {args.repeat}"))
     ratios = [f"{race} / {n}" for n in singles] if race else []
     print("| puzzle | " + " | ".join(names) + " | " + " | ".join(ratios)
           + (" | race / best single | the race's costs | load |" if race else " load |"))

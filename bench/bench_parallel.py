@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import argparse
 import heapq
-import os
-import platform
 import statistics
 import sys
 import time
@@ -34,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from csp import dispatch, parallel  # noqa: E402
 from csp.bench import instances  # noqa: E402
+from csp.bench.measure import header
 from csp.parallel.split import splitter_for  # noqa: E402
 
 INSTANCES = {
@@ -81,9 +80,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, help="also write the table here (markdown)")
     args = parser.parse_args()
-    lines = [f"machine: {platform.machine()} {os.cpu_count()} cores, Python "
-             f"{platform.python_version()}; load average at start "
-             f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+    lines = [header(),
              f"command: python bench/bench_parallel.py {' '.join(sys.argv[1:])}".rstrip(), "",
              "| instance | 1 worker (s) | 2 workers (s) | speed-up | pieces | work (s) "
              "| simulated 8 | 64 | 512 |",

@@ -9,34 +9,23 @@
    `ExactCover` (`model_to_exact_cover`); solve the model with `bitmask`
    and `cpsat`, and the lowered exact cover with `dlx`.
 
-Times are the best of `--repeat` runs (wall clock, seconds); the first run of
-a numba backend includes loading its compiled kernels from the cache, so a
-warm-up run is made first.
+Times are the best of `--repeat` runs (wall clock, seconds; `csp.bench.measure`);
+the first run of a numba backend includes loading its compiled kernels from
+the cache, so a warm-up run is made first. Prints a Markdown table per problem.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import time
-from collections.abc import Callable
-from typing import Any
 
 import csp
 from csp.bench.instances import data_dir
+from csp.bench.measure import best, header, table
 from csp.problems import polyomino, sudoku
 from csp.reformulate import exact_cover_to_model, model_to_exact_cover
 
 DATA = data_dir()
-
-
-def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def model_size(m: csp.Model) -> str:
@@ -50,25 +39,26 @@ def xc_size(xc: csp.ExactCover) -> str:
             f"{xc.n_options} options, {entries} entries")
 
 
-def row(label: str, seconds: float, note: str = "") -> None:
-    print(f"  {label:<44} {seconds:9.4f}s  {note}")
+COLUMNS = ["step", "seconds (best)", "what"]
 
 
 def pentomino(repeat: int, skip_count: bool) -> None:
     text = (DATA / "polyomino" / "pent_6x10.txt").read_text()
     [puzzle] = polyomino.parse(text, reflect=True)
     xc = polyomino.declare(puzzle)
-    print(f"pentomino 6x10 with reflections: {xc_size(xc)}")
+    print(f"pentomino 6x10 with reflections: {xc_size(xc)}\n")
+    rows = []
     t, (m, _) = best(lambda: exact_cover_to_model(xc), repeat)
-    row("exact_cover_to_model", t, model_size(m))
+    rows.append(["exact_cover_to_model", f"{t:.4f}", model_size(m)])
     csp.solve(xc, "dlx")  # warm-up: load the compiled kernel
     t, r = best(lambda: csp.solve(xc, "dlx"), repeat)
-    row("dlx: first solution (native form)", t)
+    rows.append(["dlx: first solution (native form)", f"{t:.4f}", ""])
     t, r = best(lambda: csp.solve(xc, "cpsat"), repeat)
-    row("cpsat: first solution (ExactCover taken directly)", t)
+    rows.append(["cpsat: first solution (ExactCover taken directly)", f"{t:.4f}", ""])
     if not skip_count:
         t, r = best(lambda: csp.count(xc, "dlx"), 1)
-        row("dlx: count (native form)", t, f"{r.count} solutions, {r.status}")
+        rows.append(["dlx: count (native form)", f"{t:.4f}", f"{r.count} solutions, {r.status}"])
+    print(table(COLUMNS, rows) + "\n")
 
 
 def sudoku16(repeat: int) -> None:
@@ -76,19 +66,21 @@ def sudoku16(repeat: int) -> None:
     entry = next(p for p in data["puzzles"] if p["size"] == 16)
     [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
     m = sudoku.declare(puzzle, form="model")
-    print(f"sudoku 16x16 ({entry['name']}): {model_size(m)}")
+    print(f"sudoku 16x16 ({entry['name']}): {model_size(m)}\n")
+    rows = []
     t, (xc, decode) = best(lambda: model_to_exact_cover(m), repeat)
-    row("model_to_exact_cover", t, xc_size(xc))
+    rows.append(["model_to_exact_cover", f"{t:.4f}", xc_size(xc)])
     csp.solve(m, "bitmask")  # warm-up
     t, r = best(lambda: csp.count(m, "bitmask"), repeat)
-    row("bitmask: count (native form)", t, f"{r.count} solution(s)")
+    rows.append(["bitmask: count (native form)", f"{t:.4f}", f"{r.count} solution(s)"])
     t, r = best(lambda: csp.count(m, "cpsat"), repeat)
-    row("cpsat: count (native form)", t, f"{r.count} solution(s)")
+    rows.append(["cpsat: count (native form)", f"{t:.4f}", f"{r.count} solution(s)"])
     csp.count(xc, "dlx")
     t, r = best(lambda: csp.count(xc, "dlx"), repeat)
-    row("dlx: count of the lowered exact cover", t, f"{r.count} solution(s)")
+    rows.append(["dlx: count of the lowered exact cover", f"{t:.4f}", f"{r.count} solution(s)"])
     t, _ = best(lambda: csp.count(m, "dlx"), repeat)
-    row("dlx: count, lowering included (csp.count)", t)
+    rows.append(["dlx: count, lowering included (csp.count)", f"{t:.4f}", ""])
+    print(table(COLUMNS, rows) + "\n")
 
 
 def main() -> None:
@@ -97,6 +89,7 @@ def main() -> None:
     parser.add_argument("--skip-count", action="store_true",
                         help="skip the full count of the 6x10 pentomino (a few seconds)")
     args = parser.parse_args()
+    print(header(f"wall seconds, best of {args.repeat}") + "\n")
     pentomino(args.repeat, args.skip_count)
     sudoku16(args.repeat)
 

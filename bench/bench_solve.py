@@ -2,7 +2,7 @@
 """Whole-process puzzles per second: `csp solve` against the Python peers.
 
     python bench/bench_solve.py [--only sudoku|shikaku] [--limit N] [--repeat N]
-                                [--backends NAME...] [--peers NAME... | --no-peers]
+                                [--backends A,B,...] [--peers NAME... | --no-peers]
                                 [--slow-puzzles N] [--slow-time-limit S] [--out DIR]
 
 Puzzles: sudoku top1465 (`magictour_top1465.txt` of the puzzle data, 974
@@ -591,11 +591,12 @@ def versions() -> dict[str, str]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    from csp.backends import parse_names  # (here: the module level is the standard library)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=KINDS, help="one puzzle kind (default: both)")
     parser.add_argument("--limit", type=int, help="the first N puzzles of each collection")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (default 3)")
-    parser.add_argument("--backends", nargs="+", default=list(BACKENDS),
+    parser.add_argument("--backends", type=parse_names, default=list(BACKENDS),
                         help="csp backends, 'auto' for the default (default: all)")
     parser.add_argument("--peers", nargs="*", default=["xcover", "ortools", "python-constraint2"],
                         help="peer packages (default: all installed)")

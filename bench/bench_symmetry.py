@@ -14,13 +14,11 @@ variables). Prints a Markdown table.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
-import time
 
 from csp import symmetry as sym
 from csp.bench.instances import data_dir
+from csp.bench.measure import header, table, timed
 from csp.problems import lattice, polyomino, queens
 
 DATA = data_dir()
@@ -49,23 +47,20 @@ def main(argv: list[str] | None = None) -> int:
     # Warm the compiled kernels so that timings leave out loading them.
     for _, problem, group, backend in cases(skip_slow=True):
         sym.count(problem, group, backend, prune=False)
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, python "
-          f"{platform.python_version()}")
-    print()
-    print("| problem | backend | classes | raw solutions seen | nodes plain | nodes pruned "
-          "| time plain | time pruned |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print(header("wall seconds, one run each") + "\n")
+    rows = []
     for name, problem, group, backend in cases(args.skip_slow):
-        rows = {}
-        for prune in (False, True):
-            started = time.perf_counter()
-            result = sym.count(problem, group, backend, prune=prune, depth=args.depth)
-            rows[prune] = (result, time.perf_counter() - started)
-        (plain, t_plain), (pruned, t_pruned) = rows[False], rows[True]
+        def counted(prune: bool, problem=problem, group=group, backend=backend):
+            return sym.count(problem, group, backend, prune=prune, depth=args.depth)
+
+        (t_plain, plain), (t_pruned, pruned) = (timed(lambda p=prune: counted(p), "wall")
+                                                for prune in (False, True))
         assert plain.count == pruned.count, name
-        print(f"| {name} | {backend} | {pruned.count} | {plain.stats.extra['raw_solutions']} -> "
-              f"{pruned.stats.extra['raw_solutions']} | {plain.stats.nodes:,} | "
-              f"{pruned.stats.nodes:,} | {t_plain:.2f}s | {t_pruned:.2f}s |", flush=True)
+        rows.append([name, backend, pruned.count, f"{plain.stats.extra['raw_solutions']} -> "
+                     f"{pruned.stats.extra['raw_solutions']}", f"{plain.stats.nodes:,}",
+                     f"{pruned.stats.nodes:,}", f"{t_plain:.2f}s", f"{t_pruned:.2f}s"])
+    print(table(["problem", "backend", "classes", "raw solutions seen", "nodes plain",
+                 "nodes pruned", "time plain", "time pruned"], rows))
     return 0
 
 

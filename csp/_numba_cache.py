@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -73,7 +74,48 @@ def configure() -> str | None:
     return None
 
 
+def cache_subpath(kernel_directory: Path) -> str:
+    """The directory, under numba's cache directory, of the kernels of
+    `kernel_directory` (numba's own rule: the directory's name and a hash of
+    its absolute path)."""
+    locator = getattr(caching, "_UserProvidedCacheLocator", None) or \
+        caching.UserProvidedCacheLocator
+    return str(locator.get_suitable_cache_subpath(str(kernel_directory / "kernel.py")))
+
+
+PREBUILT = Path(__file__).resolve().parent / "_prebuilt"
+"""Where an installed package keeps the kernels compiled when it was built."""
+
+
+def adopt_prebuilt(cache_dir: str | None, prebuilt: Path = PREBUILT) -> int:
+    """Copy the kernels compiled when the package was built (`csp._prebuilt`)
+    into `cache_dir` where numba looks for them, unless there already; the
+    number of files copied. A file numba wrote itself is never replaced."""
+    if cache_dir is None or not prebuilt.is_dir():
+        return 0
+    package = prebuilt.parent
+    copied = 0
+    for kernel in sorted({index.parent for index in prebuilt.rglob("*.nbi")}):
+        target = Path(cache_dir) / cache_subpath(package / kernel.relative_to(prebuilt))
+        # The data before the indexes that name them, each file written whole
+        # (a copy then a rename): another process may be loading from here.
+        for entry in sorted(kernel.iterdir(), key=lambda e: (e.suffix == ".nbi", e.name)):
+            final = target / entry.name
+            if final.exists():
+                continue
+            try:
+                target.mkdir(parents=True, exist_ok=True)
+                partial = target / f".{entry.name}.{os.getpid()}"
+                shutil.copyfile(entry, partial)
+                os.replace(partial, final)
+                copied += 1
+            except OSError:
+                return copied  # a read-only cache: numba compiles, as before
+    return copied
+
+
 CACHE_DIR = configure()
+adopt_prebuilt(CACHE_DIR)
 
 _MARK = b"import csp._" + b"numba_cache"  # (split: this file is no kernel module)
 

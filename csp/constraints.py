@@ -614,6 +614,11 @@ class Relation(Table):
         import math
 
         super()._bind(model)
+        if self.expanded:
+            # A copy of a bound relation (a decomposition rebinds what it
+            # rewrites): its table is the constraint, and a copy's predicate
+            # is gone (`__getstate__`).
+            return
         domains = [model.variables[v].domain for v in self.scope]
         size = math.prod(len(d) for d in domains)
         if size > MAX_RELATION_TUPLES:

@@ -413,7 +413,12 @@ def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
     if complete:
         counts = {run.count for run in complete}
         if len(counts) > 1:
-            top = max(counts)
+            # The most solutions found is the count, but a run that returned an
+            # invalid (or twice the same) solution counted it too: the others are
+            # not wrong for that.
+            trusted = [run.count for run in complete
+                       if not run.invalid and not run.duplicates] or counts
+            top = max(trusted)
             notes.append("complete runs disagree on the count: " + ", ".join(
                 f"{run.backend}={run.count}" for run in complete))
             bad.update(run.backend for run in complete if run.count != top)

@@ -205,15 +205,38 @@ def _then(first: Callable[[Any], Any], second: Callable[[Any], Any]) -> Callable
 def taker(caps: frozenset[str]) -> Callable[[Constraint], bool]:
     """Whether a backend with capabilities `caps` takes a constraint as it is:
     its kind is among them, and for logic (`csp.logic`), every operand is a
-    literal it takes (a `Compare`, a `Linear`) or logic itself."""
+    literal it takes (a `Compare`, a `Linear`) or logic itself; so is every
+    constraint an expression counts as 0 or 1 (`Sum([a == 1, b == 2]) == 1`)."""
+    def literal(a: Constraint) -> bool:
+        return isinstance(a, (Compare, Linear, Logic)) and takes(a)
+
     def takes(c: Constraint) -> bool:
         if not c.kinds() & caps:
             return False
         if isinstance(c, Logic):
-            return all(isinstance(a, (Compare, Linear, Logic)) and takes(a) for a in c.args)
-        return True
+            return all(literal(a) for a in c.args)
+        return all(literal(a) for a in counted(c))
 
     return takes
+
+
+def counted(c: Constraint) -> list[Constraint]:
+    """The constraints that `c`, a comparison of expressions, counts as 0 or 1."""
+    from csp.constraints import Expression
+    from csp.expressions import Comparison, Function
+
+    if not isinstance(c, Comparison):
+        return []
+    found, stack = [], [c.left, c.right]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Constraint):
+            found.append(e)
+        elif isinstance(e, Expression):
+            stack.extend(e.terms)
+        elif isinstance(e, Function):
+            stack.extend(e.args)
+    return found
 
 
 def _lowers_bounds(problem: Problem, backend: Backend) -> bool:

@@ -185,8 +185,8 @@ def _lowered_givens(shape: ExactCover | Model, target: Any, puzzles: list[Any]
                     ) -> list[Any] | None:
     """The givens in the terms of the backend's form; None when they cannot be
     said there (a model's domain cut to several values, on an exact cover)."""
-    if target is shape:
-        return puzzles
+    if target is shape or (isinstance(shape, Model) and isinstance(target, Model)):
+        return puzzles  # the same form (a decomposed model keeps the declared names)
     if isinstance(shape, ExactCover):  # lowered to a model: one 0/1 variable per option
         return [{("option", int(k)): (1,) for k in forced} for forced in puzzles]
     # A model lowered to an exact cover: option k of the lowering is (x, v).

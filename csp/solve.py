@@ -138,16 +138,13 @@ def count(
     of those variables that extend to a solution (`csp.projection`).
 
     Args:
-        problem: an `ExactCover` or a `Model`.
-        backend: a backend's name (`csp.backends.available()`), `"auto"` (the
-            first available backend native to the problem's form), or a
-            backend object.
+        problem: as for `solutions`.
+        backend: as for `solutions`.
         limit: stop after this many solutions (status `SOLUTION_LIMIT`).
-        time_limit: seconds, from the call (`float("inf")`: none).
-        progress: called about five times a second with a copy of the `Stats`.
-        up_to_symmetry: count one solution per class of equivalent ones: True
-            (the problem's declared group, or `symmetry`) or a `Group`.
-        symmetry: the group `up_to_symmetry=True` uses.
+        time_limit: as for `solutions`.
+        progress: as for `solutions`.
+        up_to_symmetry: count one solution per class of equivalent ones.
+        symmetry: as for `solutions`.
         over: a model's variables: count the distinct assignments of those.
 
     Returns:
@@ -155,10 +152,9 @@ def count(
         `stats`, `backend`.
 
     Raises:
-        InputError: the problem or an argument is bad, or the backend refuses
-            the problem (`csp.errors.Refused`, naming the backends that take it).
-        BackendUnavailable: an unknown backend, or one whose package is missing.
-        TypeError: `limit`, `time_limit` or `progress` of the wrong type.
+        InputError: as for `solutions`.
+        BackendUnavailable: as for `solutions`.
+        TypeError: as for `solutions`.
 
     >>> from csp import ExactCover
     >>> xc = ExactCover.from_text("a b\\na\\nb\\na b\\n")

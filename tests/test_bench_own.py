@@ -171,12 +171,23 @@ def test_a_plugin_backend_on_a_plugin_kind(tmp_path: Path, monkeypatch: pytest.M
         problems.reload()
 
 
+def test_the_paths_after_backends_are_paths(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # one argument of names: the PATH after it is an instance, not a backend
+    code = main(["bench", "--backends", "dlx", str(EXAMPLES / "tiny.xc"), "--repeat", "1",
+                 "--no-startup", "--out", str(tmp_path)])
+    assert code == 0
+    assert "tiny.xc" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("argv, message", [
     (["no-such-dir"], "no such file or directory: no-such-dir"),
     (["--kind", "queens", "no-such-file.txt"], "no such file: no-such-file.txt"),
     (["--kind", "no-such-kind", "x"], "unknown puzzle kind 'no-such-kind'"),
-    (["EXAMPLES/tiny.xc", "--backends", "dlx", "nope"], "unknown backend 'nope'"),
-    (["--backends", "dlx", "EXAMPLES/tiny.xc"], "(a path: put PATHs before --backends"),
+    (["EXAMPLES/tiny.xc", "--backends", "dlx,nope"], "unknown backend 'nope'"),
+    (["--backends", "dlx", "cpsat", "EXAMPLES/tiny.xc"],
+     "no such file or directory: cpsat (a backend's name: name the backends in one argument, "
+     "with commas: --backends dlx,cpsat)"),
     (["EXAMPLES/tiny.xc", "--suite", "tiny"], "--suite and --only choose among"),
     (["--compare", "a", "b", "c"], "--compare takes OLD.json, or OLD.json NEW.json"),
     (["EXAMPLES/tiny.xc", "--compare", "EXAMPLES/tiny.xc"], "is not a csp bench JSON record"),
@@ -206,3 +217,22 @@ def test_compare_flags_only_changes_beyond_the_noise() -> None:
     assert report.change(row(1.0, 0.9, 1.1), row(1.05, 1.0, 1.1)) == "same"
     one = {"median": 2.0, "runs": 1}  # no spread recorded: the threshold alone
     assert report.change({"median": 1.0, "runs": 1}, one) == "slower"
+
+
+def test_the_charts_draw_what_cannot_be_expressed_and_each_solver_against_the_best(
+        tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    rows = [{"instance": i, "solver": s, "status": status, "median": t, "time_limit": 2}
+            for i, s, status, t in [("a", "x", "ok", 0.5), ("a", "y", "ok", 0.1),
+                                    ("a", "z", "cannot express", None),
+                                    ("b", "x", "timeout", None), ("b", "y", "ok", 1.5),
+                                    ("b", "z", "ok", 0.2)]]
+    # z did not run on a: it is no point of z's panel, not a cross at the limit
+    assert charts.against_best(rows, "z", charts.cap(rows)) == [("b", 1.5, 0.2, False, False)]
+    figure = charts.scatter_figure(rows, "t")
+    assert [ax.get_ylabel() for ax in figure.axes if ax.get_visible()] == [
+        "x (s)", "y (s)", "z (s)"]
+    # the virtual best is drawn first, behind every solver's curve
+    cactus = charts.cactus_figure(rows, "t")
+    labels = [t.get_text() for t in cactus.axes[0].get_legend().get_texts()]
+    assert labels[0].startswith("virtual best (wide, behind)")

@@ -156,7 +156,8 @@ def test_kakuro_collection(shared_data: Path) -> None:
 
 def test_kakuro_problems_md_sample() -> None:
     examples = Path(__file__).resolve().parents[1] / "examples"
-    [puzzle] = kakuro.parse((examples / "kakuro.txt").read_text())  # docs/PROBLEMS.md's sample
+    # the sample of docs/developing/problems.md
+    [puzzle] = kakuro.parse((examples / "kakuro.txt").read_text())
     model = kakuro.declare(puzzle)
     [only] = BITMASK.solutions(model)
     answer = (examples / "kakuro.answer.txt").read_text()

@@ -130,9 +130,8 @@ def test_json_lines(capsys):
     assert "2 4 6 1 3 5" in record["solutions"] and "nodes" in record["stats"]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_queens_on_every_backend(capsys, backend):
-    code, out, _ = run(capsys, "solve", "queens", "8", "--count", "--backend", backend)
+def test_queens_on_every_backend(capsys, csp_backend):
+    code, out, _ = run(capsys, "solve", "queens", "8", "--count", "--backend", csp_backend)
     assert (code, out) == (0, "92\n")
 
 
@@ -309,7 +308,7 @@ def test_the_registry_knows_each_backends_native_form():
 
 def test_the_readme_lattice_example_gives_the_published_answer(capsys):
     code, out, _ = run(capsys, "solve", "lattice", str(EXAMPLES / "lattice.txt"))
-    assert code == 0 and out.split() == ["40", "6"]  # docs/PROBLEMS.md section 7
+    assert code == 0 and out.split() == ["40", "6"]  # docs/developing/problems.md section 7
 
 
 def test_the_docs_the_code_cites_are_in_the_repository():
@@ -317,8 +316,11 @@ def test_the_docs_the_code_cites_are_in_the_repository():
 
     root = EXAMPLES.parent
     for path in (root / "csp").rglob("*.py"):
-        for cited in re.findall(r"(?:[a-z]+/)?[A-Z]+\.md", path.read_text()):
+        text = path.read_text()
+        for cited in re.findall(r"(?:[a-z]+/)?[A-Z]+\.md", text):
             assert "/" in cited and (root / cited).exists(), (path, cited)
+        for cited in re.findall(r"\bdocs/[\w/-]+\.md", text):  # the site's pages
+            assert (root / cited).exists(), (path, cited)
 
 
 def test_a_bad_race_member_is_one_usage_error_not_a_bad_puzzle_per_line(capsys, tmp_path):

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from csp import ExactCover, count, solutions
-from csp.backends import engines
 from csp.cli import main
 from csp.errors import InputError, InputWarning
 from csp.io.covers import read_cover
@@ -37,20 +36,18 @@ def _read(name: str) -> ExactCover:
         return read_cover(str(DATA / name), "matrix" if name.endswith(".matrix") else "auto")
 
 
-@pytest.mark.parametrize("backend", engines())
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
-def test_published_counts_on_every_backend(name, backend):
-    assert count(_read(name), backend).count == PUBLISHED[name]
+def test_published_counts_on_every_backend(name, csp_backend):
+    assert count(_read(name), csp_backend).count == PUBLISHED[name]
 
 
 def test_every_file_is_listed():
     assert sorted(p.name for p in DATA.iterdir()) == sorted(PUBLISHED)
 
 
-@pytest.mark.parametrize("backend", engines())
-def test_knuths_solution_of_the_dlx3_example(backend):
+def test_knuths_solution_of_the_dlx3_example(csp_backend):
     xc = _read("knuth_dlx3_manual.dlx")
-    found = [sorted(xc.option_text(k) for k in s) for s in solutions(xc, backend)]
+    found = [sorted(xc.option_text(k) for k in s) for s in solutions(xc, csp_backend)]
     assert found == [["A C X:1 Y:1", "B X:1", "C Y:1"]]
 
 
@@ -237,3 +234,13 @@ def test_crosscheck_reads_the_variants(capsys):
     assert main(["crosscheck", str(DATA / "rooks4_two_per_row.dlx"), "--backends",
                  "dlx,bitmask"]) == 0
     assert "all backends agree: 90 solutions" in capsys.readouterr().out
+
+
+def test_a_text_matrix_read_as_knuths_format_says_to_read_it_as_a_matrix(tmp_path, capsys):
+    folder = tmp_path / "covers"
+    folder.mkdir()
+    (folder / "m.txt").write_text("1 0 1\n0 1 0\n1 1 0\n")
+    assert main(["crosscheck", str(folder)]) == 2
+    assert "this looks like a 0/1 matrix; read it as one (`--format matrix`" in \
+        capsys.readouterr().err
+    assert main(["crosscheck", str(folder), "--format", "matrix"]) == 0

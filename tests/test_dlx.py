@@ -35,7 +35,7 @@ def test_queens_counts_match_oeis(shared_data):
 
 
 def test_colours_change_the_count():
-    # The example of docs/PROBLEMS.md section 1 has one solution.
+    # The example of docs/developing/problems.md section 1 has one solution.
     tiny = ExactCover.from_text((csp_examples() / "tiny.xc").read_text())
     assert list(csp.solutions(tiny)) == [(2, 3)]
     # Options that agree on the colour of x may share it; without colours they clash.

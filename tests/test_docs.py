@@ -101,3 +101,10 @@ def test_no_module_is_over_900_lines() -> None:
     long = {str(path.relative_to(ROOT)): n for path in (ROOT / "csp").rglob("*.py")
             if (n := len(path.read_text().splitlines())) > 900}
     assert long == {}
+
+
+def test_bench_readme_lists_every_script() -> None:
+    index = (ROOT / "bench" / "README.md").read_text()
+    scripts = [path.relative_to(ROOT / "bench").as_posix()
+               for path in (ROOT / "bench").rglob("*.py")]
+    assert scripts and [s for s in scripts if f"`{s}`" not in index] == []

@@ -11,15 +11,16 @@ from collections import Counter
 from typing import Any, ClassVar
 
 import pytest
-from buggy_backends import ColourBlind, DropsOne
+from buggy_backends import ColourBlind, DropsOne, XorAsOr
 
 import csp
 from csp import ExactCover, Model, Status, backends
-from csp.backends.base import Search
+from csp.backends.base import ALL_CONSTRAINT_KINDS, Search
 from csp.backends.dlx import DLXBackend
 from csp.cli import main
 from csp.fuzz import compare, fuzz
 from csp.fuzz.generate import FORMS, KINDS, CoverSpec, ModelSpec, instance
+from csp.fuzz.models import KIND_TAGS, kinds
 from csp.testing import permutations_model
 
 
@@ -61,6 +62,46 @@ def test_instances_are_reproducible_and_cover_every_feature() -> None:
     assert all(seen[key] > 0 for key in (*FORMS, *KINDS, "secondary", "colours", "bounds",
                                           "negative", "empty domain")), seen
     assert instance(11, 0) != instance(12, 0)
+
+
+def test_models_use_every_kind_and_feature_of_the_language() -> None:
+    seen: Counter[str] = Counter()
+    for index in range(600):
+        _, spec = instance(5, index, ("model",))
+        seen.update(kinds(spec.build()).keys())
+    assert set(KIND_TAGS) >= ALL_CONSTRAINT_KINDS
+    assert all(seen[tag] >= 3 for tag in KIND_TAGS), seen
+
+
+def test_every_backend_agrees_on_a_few_hundred_models() -> None:
+    # The CI's share of the bench's 10,000 (bench/bench_fuzz.py): every
+    # available backend, brute force on the small models.
+    report = fuzz(seed=22, instances=300, forms=("model",), time_limit=30)
+    assert report.findings == [] and report.instances == 300, report.summary()
+    assert report.outcomes["agree"] >= 290, report.summary()
+    assert report.brute_forced >= 250
+    assert all(report.kinds[kind] > 0 for kind in ALL_CONSTRAINT_KINDS), report.kinds
+
+
+def test_a_logic_bug_shrinks_to_one_constraint(tmp_path: Any) -> None:
+    backends.register(XorAsOr)
+    try:
+        # Seed 4 meets a Xor whose operands can hold together at its
+        # instance 303 (most Xors reach a backend rewritten as sums).
+        report = fuzz(["xor-as-or", "python-constraint"], seed=4, instances=400,
+                      forms=("model",), out=tmp_path)
+    finally:
+        backends.unregister("xor-as-or")
+    [finding] = report.findings
+    small = finding.shrunk
+    assert isinstance(small, ModelSpec) and len(small.constraints) == 1, small.source()
+    [c] = small.constraints
+    assert "Xor" in c.source() or "^" in c.source(), c.source()
+    assert len(small.variables) <= 3, small.source()
+    assert finding.suspects == ["xor-as-or"]
+    problem = runpy.run_path(str(finding.files[0]))["m"]  # the snippet runs alone
+    assert csp.count(problem, "python-constraint").count == len(
+        csp.testing.brute_force(problem))
 
 
 def test_the_built_ins_agree_on_a_short_campaign() -> None:

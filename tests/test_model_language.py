@@ -295,3 +295,41 @@ def test_a_constraint_too_large_to_decompose_is_refused_before_solving() -> None
     with pytest.raises(csp.errors.Refused, match="too large to decompose.*backends that "
                                                  "take it: .*cpsat"):
         csp.count(m, backend="sat")
+
+
+def _cards() -> Model:
+    m = Model("cards")
+    xs = [m.var(i, range(1, 6)) for i in range(6)]
+    m.add(Count(xs, 2) == 2)
+    m.add(Or([xs[0] == 1, Element(xs, xs[1]) == 3]))
+    m.add(AllDifferentExcept(xs, [2]))
+    return m
+
+
+def test_families_of_decomposed_models(csp_backend: str) -> None:
+    # The decomposed model keeps the declared names: the givens still apply.
+    m = _cards()
+    givens = [{0: 1}, {1: 2}, {0: 3, 1: 4}]
+    expected = []
+    for fixed in givens:
+        shaped = _cards()
+        for name, value in fixed.items():
+            shaped.add(shaped.variables[name] == value)
+        expected.append(brute_force(shaped))
+    counts = [r.count for r in csp.solve_family(m, givens, csp_backend, count=True)]
+    assert counts == expected
+    for fixed, result in zip(givens, csp.solve_family(m, givens, csp_backend)):
+        assert (result.solution is None) == (expected[givens.index(fixed)] == 0)
+        if result.solution is not None:
+            assert m.is_solution(result.solution)
+            assert all(result.solution[k] == v for k, v in fixed.items())
+
+
+def test_parallel_counting_of_a_decomposed_model() -> None:
+    from csp import parallel
+
+    m = _cards()
+    expected = brute_force(m)
+    for backend in ("bitmask", "dlx"):
+        result = parallel.count(m, backend=backend, workers=2)
+        assert (result.count, result.status) == (expected, csp.Status.COMPLETE)

@@ -177,3 +177,54 @@ def test_compiling_is_not_charged_to_the_time_limit() -> None:
     search = _Compiling.make(time_limit=0.1)
     assert list(search) == [(0,)]
     assert search.status is not None and search.status.value == "COMPLETE"
+
+
+KERNEL = """
+import csp._numba_cache  # a kernel module: stamped by its sources, not its path
+from numba import njit
+
+
+@njit(cache=True)
+def triple(x):
+    return 3 * x
+"""
+
+LOAD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import csp._numba_cache as cache
+import kernels.k as k
+assert k.triple(14) == 42
+print(cache.compiling_seconds())
+"""
+
+
+def _python(code: str, *args: str, cache: Path) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_kernels_compiled_elsewhere_load_without_compiling(tmp_path: Path) -> None:
+    # What `pip install .` does (csp/_prebuilt.py): compile in the build tree,
+    # ship the cache files in the package, adopt them into the user's cache.
+    from csp._numba_cache import adopt_prebuilt, cache_subpath
+
+    built, installed = tmp_path / "build", tmp_path / "site"
+    for root in (built, installed):
+        (root / "kernels").mkdir(parents=True)
+        (root / "kernels" / "__init__.py").write_text("")
+        (root / "kernels" / "k.py").write_text(KERNEL)
+    first = tmp_path / "build-cache"
+    assert float(_python(LOAD, str(built), cache=first)) > 0  # compiled there
+    prebuilt = installed / "_prebuilt" / "kernels"
+    prebuilt.mkdir(parents=True)
+    for entry in (first / cache_subpath(built / "kernels")).iterdir():
+        (prebuilt / entry.name).write_bytes(entry.read_bytes())
+    user = tmp_path / "user-cache"
+    copied = adopt_prebuilt(str(user), installed / "_prebuilt")
+    assert copied == len(list(prebuilt.iterdir())) >= 2
+    assert adopt_prebuilt(str(user), installed / "_prebuilt") == 0  # never twice
+    assert float(_python(LOAD, str(installed), cache=user)) == 0  # loaded, not compiled

@@ -8,6 +8,7 @@ import pytest
 
 import csp
 from csp import parallel
+from csp.backends.base import SPLIT
 from csp.exactcover import ExactCover
 from csp.parallel import split
 
@@ -40,9 +41,7 @@ def test_model_split_on_values(monkeypatch):
     for i in range(7):
         for j in range(i + 1, 7):
             m.add(csp.Relation([xs[i], xs[j]], lambda a, b, d=j - i: abs(a - b) != d))
-    backend = "bitmask" if "bitmask" in csp.backends.engines() else "cpsat"
-    if backend not in csp.backends.engines():
-        pytest.skip("no Model backend installed")
+    backend = csp.backends.default_for(m)  # the model's own backend
     expected = csp.count(m, backend).count
     assert expected == 40  # 7 queens
     assert parallel.count(m, backend, workers=1).count == expected
@@ -57,11 +56,11 @@ def test_time_limit_reaches_every_subproblem():
 
 
 def test_a_backend_that_does_not_split_gets_the_lowered_model_split():
-    # cpsat declares no `split`: the exact cover is counted as a model split on values
-    # (this used to be refused).
-    if "cpsat" not in csp.backends.engines():
-        pytest.skip("cpsat not installed")
-    result = parallel.count(queens(6), "cpsat", workers=1)
+    # a model backend declares no `split`: the exact cover is counted as a model
+    # split on values (this used to be refused)
+    backend = next(name for name in csp.backends.engines()
+                   if SPLIT not in csp.backends.get(name).capabilities)
+    result = parallel.count(queens(6), backend, workers=1)
     assert result.count == 4 and result.stats.extra["subproblems"] > 1
 
 

@@ -13,17 +13,15 @@ from csp import grid
 from csp.errors import InputError
 from csp.problems import kenken
 
-BACKENDS = csp.backends.engines()
 DATA = Path(__file__).resolve().parent / "data" / "kenken" / "puzzles.json"
 COLLECTION = json.loads(DATA.read_text())["puzzles"]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_collection_has_one_answer_each(backend):
+def test_collection_has_one_answer_each(csp_backend):
     for entry in COLLECTION:
         [puzzle] = kenken.parse(entry["puzzle"])
         m = kenken.declare(puzzle)
-        found = list(csp.solutions(m, backend, limit=2))
+        found = list(csp.solutions(m, csp_backend, limit=2))
         assert len(found) == 1 and m.is_solution(found[0])
         assert kenken.format(puzzle, kenken.decode(puzzle, found[0], m)) == entry["answer"]
 

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from budget import Budget, finished
 
 import csp
 from csp.errors import InputError
 from csp.problems import shikaku
 
-BACKENDS = csp.backends.engines()
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
@@ -31,13 +31,15 @@ def answer_of(entry):
     return {(r, c): int(k) for r, row in enumerate(rows) for c, k in enumerate(row.split())}
 
 
-def answers(puzzle, backend, limit=None):
+def answers(puzzle, backend, limit=None, time_limit=None):
+    """Every answer `backend` finds (None if it ran out of `time_limit`)."""
     xc = shikaku.declare(puzzle)
     found = []
-    for solution in csp.solutions(xc, backend, limit=limit):
+    search = csp.solutions(xc, backend, limit=limit, time_limit=time_limit)
+    for solution in search:
         assert not xc.check(solution)
         found.append(shikaku.decode(puzzle, solution, xc))
-    return found
+    return found if finished(search.status) else None
 
 
 def test_sample_of_problems_md():
@@ -113,27 +115,29 @@ def test_a_line_that_is_no_row_after_a_good_puzzle_is_its_own_error():
     assert items[1].line == 4 and "expected a size line" in items[1].message
 
 
-@pytest.mark.parametrize("backend", [b for b in ("dlx", "cpsat") if b in BACKENDS])
-def test_shared_data_counts_and_answers(shared_data, backend):
-    # dlx: all 298 puzzles; cpsat (enumerating to prove uniqueness): those up to 10x10
+def test_shared_data_counts_and_answers(shared_data):
+    # all 298 puzzles on the problem's own backend
     for entry in data(shared_data):
-        if backend != "dlx" and entry["rows"] * entry["cols"] > 100:
-            continue
         [puzzle] = shikaku.parse(as_text(entry))
-        found = answers(puzzle, backend)
+        found = answers(puzzle, "auto")
         assert len(found) == entry["solution_count"], entry["name"]
         assert answer_of(entry) in found
 
 
-@pytest.mark.parametrize("backend", [b for b in ("bitmask", "python-constraint") if b in BACKENDS])
-def test_small_shared_puzzles_on_the_other_backends(shared_data, backend):
-    limit = 49 if backend == "python-constraint" else 100
-    for entry in data(shared_data):
-        if entry["rows"] * entry["cols"] <= limit:
-            [puzzle] = shikaku.parse(as_text(entry))
-            found = answers(puzzle, backend)
-            assert len(found) == entry["solution_count"], entry["name"]
-            assert answer_of(entry) in found
+def test_shared_puzzles_on_every_backend(shared_data, csp_backend):
+    # every backend the puzzles up to 7x7; the larger ones, smallest first,
+    # as far as it goes within the budget
+    budget = Budget(seconds=5)
+    for entry in sorted(data(shared_data), key=lambda e: e["rows"] * e["cols"]):
+        required = entry["rows"] * entry["cols"] <= 49
+        if not required and budget.spent():
+            break
+        [puzzle] = shikaku.parse(as_text(entry))
+        found = answers(puzzle, csp_backend, time_limit=budget.limit(required))
+        if found is None:
+            break
+        assert len(found) == entry["solution_count"], entry["name"]
+        assert answer_of(entry) in found
 
 
 def test_letters_tell_neighbouring_rectangles_of_one_area_apart(capsys):
@@ -142,7 +146,7 @@ def test_letters_tell_neighbouring_rectangles_of_one_area_apart(capsys):
     path_text = "4 1\n2 0 2 0\n"
     [puzzle] = shikaku.parse(path_text)
     answer = shikaku.decode(puzzle, csp.solve(shikaku.declare(puzzle)).solution)
-    assert shikaku.format(puzzle, answer) == "2 2 2 2"  # docs/PROBLEMS.md's output
+    assert shikaku.format(puzzle, answer) == "2 2 2 2"  # docs/developing/problems.md's output
     [lettered] = shikaku.puzzles(path_text, letters=True)
     assert shikaku.format(lettered, answer) == "a a b b"
     import io

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -214,6 +215,17 @@ def _builtins_then_known() -> Iterator[str]:
     yield from known()
 
 
+def parse_names(text: str) -> list[str]:
+    """Backend names as every command line of csp writes them: one argument,
+    the names separated by commas (spaces are taken as separators too), so
+    that the paths after the option are never taken for names.
+
+    >>> parse_names("dlx,cpsat"), parse_names("dlx, cpsat race:dlx+sat")
+    (['dlx', 'cpsat'], ['dlx', 'cpsat', 'race:dlx+sat'])
+    """
+    return [name for name in re.split(r"[,\s]+", text) if name]
+
+
 def register(backend: Backend | type, *, replace: bool = False) -> Backend:
     """Add a backend (an object, or a class taking no arguments) at run time.
 
@@ -353,6 +365,7 @@ __all__ = [
     "known",
     "name_of",
     "native_form",
+    "parse_names",
     "register",
     "reload",
     "unregister",

@@ -189,7 +189,8 @@ class Translator:
                     self.model.add(x == j).only_enforce_if(lit)
                     self.model.add(x != j).only_enforce_if(lit.Not())
                     arcs.append((i, j, lit))
-        self.model.add_circuit(arcs)
+        if arcs:  # none: every node can only be its own successor, refused just above
+            self.model.add_circuit(arcs)
 
     # -- expressions ----------------------------------------------------------------------
 
@@ -245,7 +246,10 @@ class Translator:
         if isinstance(f, (Div, Mod)):
             big = max(abs(spans[0][0]), abs(spans[0][1]))
             if isinstance(f, Mod):
-                big = min(big, max(abs(spans[1][0]), abs(spans[1][1])) - 1)
+                # |x % d| < |d|; towards zero it is also at most |x|, but a
+                # floor remainder is not (-1 % 6 == 5).
+                most = max(abs(spans[1][0]), abs(spans[1][1])) - 1
+                big = min(big, most) if f.rounding == "zero" else most
             return -big, big
         if isinstance(f, Abs):
             a, b = spans[0]
@@ -305,8 +309,8 @@ class Translator:
         big = max(abs(xl), abs(xh))
         dbig = max(abs(dl), abs(dh))
         q = y if isinstance(f, Div) else self.model.new_int_var(-big, big, "")
-        r = y if isinstance(f, Mod) else self.model.new_int_var(-min(big, dbig), min(big, dbig),
-                                                                  "")
+        rbig = min(big, dbig) if f.rounding == "zero" else dbig  # -1 // 6: r == 5
+        r = y if isinstance(f, Mod) else self.model.new_int_var(-rbig, rbig, "")
         product = self.model.new_int_var(-big - dbig, big + dbig, "")
         self.model.add_multiplication_equality(product, [q, d])
         self.model.add(x == product + r)

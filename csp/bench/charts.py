@@ -5,13 +5,16 @@ scatter of times, from the summary rows (`csp.bench.runner.summarise`).
 - cactus: per solver (and the virtual best), the number of instances solved
   within each time: a step up at each solved instance's time. Each solver's
   unsolved instances (timeouts and the rest) are written at the time limit;
-- scatter: for each pair of solvers, one point per instance at (time of
-  one, time of the other), log-log, the diagonal drawn; an instance that a
-  solver did not solve is put *at the time limit* (a cross, not left out), so
-  a timeout shows where it hurts.
+- scatter: one panel per solver, one point per instance at (the best time
+  of the *other* solvers, this solver's time), log-log, the diagonal drawn:
+  above it the solver is slower than the best of the rest, below it it is the
+  best. An instance that a solver did not solve is put *at the time limit* (a
+  cross, not left out), so a timeout shows where it hurts; the instances
+  furthest above the diagonal are labelled. Two solvers: one panel, the one
+  against the other (`scatter_points`).
 
 The numbers each chart draws come from pure functions (`cactus_points`,
-`scatter_points`), which the tests check without drawing.
+`scatter_points`, `against_best`), which the tests check without drawing.
 
 >>> rows = [{"instance": "a", "solver": "x", "status": "ok", "median": 0.5, "time_limit": 2},
 ...         {"instance": "b", "solver": "x", "status": "timeout", "median": None,
@@ -22,17 +25,19 @@ The numbers each chart draws come from pure functions (`cactus_points`,
 [(0.1, 1), (1.5, 2)]
 >>> scatter_points(rows, "x", "y", cap(rows))
 [('a', 0.5, 0.1, False, False), ('b', 2.0, 1.5, True, False)]
+>>> against_best(rows, "x", cap(rows))
+[('a', 0.1, 0.5, False, False), ('b', 1.5, 2.0, False, True)]
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from csp.bench import solved
+from csp.bench.runner import CANNOT
 
 Rows = Sequence[dict[str, Any]]
 
@@ -90,6 +95,27 @@ def scatter_points(rows: Rows, a: str, b: str,
     return out
 
 
+def against_best(rows: Rows, solver: str,
+                 at: float) -> list[tuple[str, float, float, bool, bool]]:
+    """(instance, best time of the other solvers, time of `solver`, no other
+    solved it, `solver` did not) per instance `solver` ran (one it cannot
+    express is left out: it did not run); an unsolved time is `at` (the time
+    limit)."""
+    out = []
+    mine = {r["instance"]: solved.solve_time(r) for r in rows
+            if r["solver"] == solver and r.get("status") != CANNOT}
+    others = solved.best_times([r for r in rows if r["solver"] != solver])
+    for name, t in mine.items():
+        best = others.get(name)
+        out.append((name, at if best is None else best, at if t is None else t,
+                    best is None, t is None))
+    return out
+
+
+LABELLED = 3
+"""Instances labelled per scatter panel: those furthest above the diagonal."""
+
+
 def _floor(value: float) -> float:
     """A positive lower edge for a log axis (a run can take ~0 s)."""
     return max(value, 1e-6)
@@ -102,14 +128,19 @@ def cactus_figure(rows: Rows, title: str) -> Any:
     limit = cap(rows)
     counts = {r["solver"]: r for r in solved.table(rows)}
     fig, ax = plt.subplots(figsize=(10, 5))
-    for solver in [*solved.solvers(rows), solved.VBS]:
+    # The virtual best first, wide and pale: the solvers' curves are drawn over
+    # it, so that the one it follows (often dlx) stays in sight.
+    for solver in [solved.VBS, *solved.solvers(rows)]:
         points = cactus_points(rows, solver)
         line = counts[solver]
         unsolved = n - line["solved"]
         label = f"{solver}: {line['solved']}/{n} solved"
         if line["timeout"]:
             label += f", {line['timeout']} timeout{'s' if line['timeout'] > 1 else ''}"
-        style = {"color": "black", "linestyle": "--"} if solver == solved.VBS else {}
+        if solver == solved.VBS:
+            label = f"virtual best (wide, behind): {line['solved']}/{n} solved"
+        style = ({"color": "black", "linewidth": 7, "alpha": 0.18, "zorder": 1}
+                 if solver == solved.VBS else {"zorder": 2})
         xs = [_floor(t) for t, _ in points]
         ys = [k for _, k in points]
         # the curve starts at 0 solved and runs on flat to the limit
@@ -134,40 +165,60 @@ def cactus_figure(rows: Rows, title: str) -> Any:
 
 
 def scatter_figure(rows: Rows, title: str) -> Any:
+    """Each solver against the best of the others (two solvers: the one
+    against the other), one panel each, its outliers labelled."""
     plt = pyplot()
     assert plt is not None
-    pairs = list(itertools.combinations(solved.solvers(rows), 2))
-    cols = min(3, len(pairs))
-    lines = math.ceil(len(pairs) / cols)
-    fig, axes = plt.subplots(lines, cols, figsize=(4.2 * cols, 4.2 * lines), squeeze=False)
+    names = solved.solvers(rows)
     limit = cap(rows)
+    if len(names) == 2:
+        a, b = names
+        panels = [(f"{a} (s)", f"{b} (s)", scatter_points(rows, a, b, limit))]
+        note = f"below the diagonal: {b} is faster"
+    else:
+        panels = [("best of the others (s)", f"{solver} (s)", against_best(rows, solver, limit))
+                  for solver in names]
+        note = "above the diagonal: slower than the best of the others; below: the best"
+    cols = min(3, len(panels))
+    lines = math.ceil(len(panels) / cols)
+    fig, axes = plt.subplots(lines, cols, figsize=(4.4 * cols, 4.2 * lines + 0.6),
+                             squeeze=False, layout="constrained")
     low = _floor(min((t for r in rows if (t := solved.solve_time(r)) is not None),
                      default=limit) / 2)
-    for ax, (a, b) in zip(axes.flat, pairs):
-        points = scatter_points(rows, a, b, limit)
-        both = [(x, y) for _, x, y, ua, ub in points if not (ua or ub)]
-        cut = [(x, y) for _, x, y, ua, ub in points if ua or ub]
+    for ax, (xlabel, ylabel, points) in zip(axes.flat, panels):
+        both = [(x, y) for _, x, y, ux, uy in points if not (ux or uy)]
+        cut = [(x, y) for _, x, y, ux, uy in points if ux or uy]
         ax.plot([low, limit], [low, limit], color="grey", linewidth=0.8)
         ax.axvline(limit, color="grey", linestyle=":")
         ax.axhline(limit, color="grey", linestyle=":")
-        ax.scatter([_floor(x) for x, _ in both], [_floor(y) for _, y in both], s=14)
+        ax.scatter([_floor(x) for x, _ in both], [_floor(y) for _, y in both], s=16)
         ax.scatter([_floor(x) for x, _ in cut], [_floor(y) for _, y in cut], marker="x",
-                   color="red")
-        # counts in the title: a legend would hide the crosses at the limit
-        ax.set_title(f"solved by both: {len(both)}; x at the limit: unsolved by one or "
-                     f"both: {len(cut)}", fontsize="x-small")
+                   color="red", s=30)
+        # the solved instances furthest above the diagonal, named (the crosses
+        # at the limit are too close together to name)
+        worst = sorted((p for p in points if not (p[3] or p[4]) and p[2] > 3 * p[1]),
+                       key=lambda p: p[1] / p[2])
+        for k, (name, x, y, _, _) in enumerate(worst[:LABELLED]):
+            ax.annotate(_short(name), (_floor(x), _floor(y)), xytext=(5, (-10, 4, -22)[k]),
+                        textcoords="offset points", fontsize=6.5, color="dimgrey")
+        ax.set_title(f"{ylabel[:-4]}: {len(both) + len(cut)} instances, {len(cut)} x "
+                     "(unsolved, at the limit)", fontsize="small")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(low, limit * 1.5)
         ax.set_ylim(low, limit * 1.5)
-        ax.set_xlabel(f"{a} (s)")
-        ax.set_ylabel(f"{b} (s)")
-    for ax in list(axes.flat)[len(pairs):]:
+        ax.set_xlabel(xlabel, fontsize="small")
+        ax.set_ylabel(ylabel, fontsize="small")
+    for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    fig.suptitle(f"{title}: time per instance (s)\nbelow the diagonal: the solver "
-                 "of the y axis is faster", fontsize="small")
-    fig.tight_layout()
+    fig.suptitle(f"{title}: time per instance, log-log; {note}", fontsize="medium")
     return fig
+
+
+def _short(name: str, width: int = 22) -> str:
+    """An instance's name cut to fit beside a point (a file's path: its file name)."""
+    name = Path(name.split("#")[0]).name + ("#" + name.split("#")[1] if "#" in name else "")
+    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 def write(rows: Rows, out: Path, title: str) -> list[Path]:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from csp.bench import charts, solved
-from csp.bench.runner import FAILURES, OK, TIMEOUT, BenchRun, summarise
+from csp.bench.runner import CANNOT, FAILURES, OK, TIMEOUT, BenchRun, summarise
 
 CUSTOM = "custom"
 """The suite name of a run on the user's own instances."""
@@ -208,17 +208,18 @@ def write_png(bench: BenchRun, path: Path) -> bool:
     plt = charts.pyplot()
     if plt is None:
         return False
-    rows = [r for r in summarise(bench.records) if r["status"] in (OK, TIMEOUT)]
+    rows = [r for r in summarise(bench.records) if r["status"] in (OK, TIMEOUT, CANNOT)]
     if not any(r["status"] == OK and r["median"] for r in rows):
         return False
     limit = charts.cap(rows)
     instances = list(dict.fromkeys(r["instance"] for r in rows))
     solvers = list(dict.fromkeys(r["solver"] for r in rows))
     width = 0.8 / len(solvers)
-    fig, ax = plt.subplots(figsize=(max(8, 1.2 * len(instances)), 5))
-    timeouts = 0
+    fig, ax = plt.subplots(figsize=(max(8, 1.2 * len(instances)), 5.6))
+    timeouts = cannot = 0
+    bottom = _floor_of(rows)
     for k, solver in enumerate(solvers):
-        xs, ys, low, high, cut = [], [], [], [], []
+        xs, ys, low, high, cut, unsaid = [], [], [], [], [], []
         for i, instance in enumerate(instances):
             for r in rows:
                 if r["instance"] != instance or r["solver"] != solver:
@@ -226,6 +227,9 @@ def write_png(bench: BenchRun, path: Path) -> bool:
                 x = i + k * width - 0.4 + width / 2
                 if r["status"] == TIMEOUT:
                     cut.append(x)
+                    continue
+                if r["status"] == CANNOT:
+                    unsaid.append(x)
                     continue
                 xs.append(x)
                 ys.append(r["median"])
@@ -240,18 +244,39 @@ def write_png(bench: BenchRun, path: Path) -> bool:
                 ax.text(x, limit * 0.8, "timeout", rotation=90, ha="center", va="top",
                         fontsize="x-small")
             timeouts += len(cut)
+        if unsaid:
+            # drawn, not a gap: the package has no way to state this instance
+            colour = bars.patches[0].get_facecolor() if bars.patches else "grey"
+            ax.scatter(unsaid, [bottom * 1.6] * len(unsaid), marker="_", s=60, color=colour,
+                       label=None if cannot else "cannot express (a dash at the foot)")
+            for x in unsaid:
+                ax.text(x, bottom * 2.2, "cannot express", rotation=90, ha="center",
+                        va="bottom", fontsize="xx-small", color="dimgrey")
+            cannot += len(unsaid)
     if timeouts:
         ax.axhline(limit, color="grey", linestyle=":", label=f"time limit {limit:g} s")
     ax.set_yscale("log")
+    ax.set_ylim(bottom, limit * 1.6)
     ax.set_ylabel("median time (s, log scale; whiskers: min to max)")
     ax.set_xticks(range(len(instances)))
     ax.set_xticklabels(instances, rotation=30, ha="right")
     ax.set_title(_title(bench))
-    ax.legend(fontsize="small")
+    # above the axes, in one row: inside, it would cover bars
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: labels[i] not in solvers)  # solvers first
+    ax.legend([handles[i] for i in order], [labels[i] for i in order], fontsize="small",
+              loc="lower center", bbox_to_anchor=(0.5, 1.06), ncol=min(6, len(solvers) + 3),
+              frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return True
+
+
+def _floor_of(rows: Sequence[dict[str, Any]]) -> float:
+    """The foot of the bar chart's log axis: below the fastest time."""
+    times = [r["median"] for r in rows if r["status"] == OK and r["median"]]
+    return min(times) / 4 if times else 1e-4
 
 
 def _or(value: float | None, default: float) -> float:

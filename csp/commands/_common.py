@@ -122,7 +122,7 @@ def backend_list(text: str | None) -> list[str] | None:
     from csp import backends
     from csp.errors import InputError
 
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names = backends.parse_names(text)
     if not names:
         raise InputError("--backends: no backend named")
     for name in names:

@@ -43,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "compares this run with a saved one (exit 2 if a file is not the JSON of a "
         "bench run).",
         epilog="examples:\n  csp bench --suite quick --peers\n"
-        "  csp bench my-instances/ --backends dlx cpsat --time-limit 5\n"
+        "  csp bench my-instances/ --backends dlx,cpsat --time-limit 5\n"
         "  csp bench --kind sudoku puzzles.txt --compare bench-out/bench.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -56,8 +56,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--suite", choices=("tiny", "quick", "full"),
                         help="quick: under a minute on 2 cores; full: the one in "
                         "bench/RESULTS.md (default without PATH or --kind: quick)")
-    parser.add_argument("--backends", nargs="+", metavar="NAME",
-                        help="the backends to run (default: every available one)")
+    parser.add_argument("--backends", metavar="LIST",
+                        help="the backends to run, comma-separated (default: every "
+                        "available one)")
     parser.add_argument("--peers", action="store_true",
                         help="also run the peer packages (pip install 'csp-workbench[peers]')")
     parser.add_argument("--only", nargs="+", metavar="INSTANCE",
@@ -115,15 +116,11 @@ def run(args: argparse.Namespace) -> int:
         chosen = [i for i in chosen if i.name in args.only]
     from csp import backends
 
-    # names separated by spaces or commas, as `csp crosscheck --backends` takes them
-    names = [name for word in (args.backends or backends.known())
-             for name in word.split(",") if name] or backends.known()
+    # one argument, names separated by commas, as every `--backends` of csp
+    names = backends.parse_names(args.backends or "") or backends.known()
     for name in names:
         if not backends.is_known(name):
-            # `--backends dlx my-dir/` takes the path for a backend: say so
-            hint = (" (a path: put PATHs before --backends, or name the backends "
-                    "with commas)" if Path(name).exists() else "")
-            raise InputError(f"unknown backend {name!r}{hint}; the backends are: "
+            raise InputError(f"unknown backend {name!r}; the backends are: "
                              f"{', '.join(backends.known())}")
     lineup = solvers.backend_solvers(names)
     if args.peers:
@@ -164,10 +161,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _own(args: argparse.Namespace, skipped: list[tuple[str, str]]) -> list[Any]:
     """The user's instances, each once, in the order given."""
+    from csp import backends
     from csp.bench import files
+    from csp.errors import InputError
 
     found = []
     for path in args.paths:
+        if not Path(path).exists() and backends.is_known(path):
+            # `--backends dlx cpsat DIR`: the second name was read as a PATH
+            raise InputError(f"no such file or directory: {path} (a backend's name: name "
+                             f"the backends in one argument, with commas: --backends "
+                             f"dlx,{path})")
         found += files.exact_covers(path, skipped)
     for kind, path in args.kind or []:
         found += files.puzzles(kind, path, skipped)
@@ -181,7 +185,9 @@ def _command(args: argparse.Namespace, repeat: int, limit: float) -> str:
     if not (args.paths or args.kind):
         words.append(f"--suite {args.suite or 'quick'}")
     if args.backends:
-        words.append("--backends " + " ".join(args.backends))
+        from csp.backends import parse_names
+
+        words.append("--backends " + ",".join(parse_names(args.backends)))
     if args.peers:
         words.append("--peers")
     if args.only:

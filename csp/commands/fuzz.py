@@ -26,7 +26,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "fuzz",
         help="compare backends on random exact covers and models; shrink any disagreement",
         description="Generate random exact covers (secondary items, colours) and models "
-        "(every constraint kind, negative values, empty domains), run them on the chosen "
+        "(every kind of constraint of the model language, logic nested and reified, "
+        "negative values, empty domains), run them on the chosen "
         "backends, verify every solution with the checkers and compare the backends with "
         "each other and, on small instances, with brute force. A disagreement is shrunk to "
         "a small instance and written (Knuth's format or a Python snippet) with the seed. "

@@ -37,9 +37,6 @@ backend without it needs it as a `Table` of its operands and value."""
 MAX_AUX_VALUES = 1_000_000
 """The most values an auxiliary variable may have (a sum's range, a product's)."""
 
-LITERALS = (Compare, Linear)
-"""The constraints that a backend taking `Logic` takes inside it (with logic)."""
-
 
 class Auxiliary:
     """The name of an auxiliary variable: never equal to a declared name.
@@ -148,8 +145,9 @@ class Decomposer:
         if isinstance(f, (Div, Mod)):
             x, y = sets
             big = max(abs(x[0]), abs(x[-1]))
-            if isinstance(f, Mod):
-                big = min(big, max(abs(y[0]), abs(y[-1])) - 1)
+            if isinstance(f, Mod):  # a floor remainder may exceed |x| (-1 % 6 == 5)
+                most = max(abs(y[0]), abs(y[-1])) - 1
+                big = min(big, most) if f.rounding == "zero" else most
             return list(range(-big, big + 1))
         return list(range(min(known), max(known) + 1))  # a product: monotone in each corner
 
@@ -191,8 +189,7 @@ class Decomposer:
             if not weight:
                 continue
             v = self.var_for(atom, guards)
-            if isinstance(v, int):
-                raise InputError("internal: a constant atom")  # atoms are never ints
+            assert not isinstance(v, int), "an atom is a variable, a function or a constraint"
             flat[v] = flat.get(v, 0) + weight
         return flat
 

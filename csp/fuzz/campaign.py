@@ -20,8 +20,10 @@ from csp.backends.base import Backend
 from csp.errors import InputError
 from csp.fuzz.compare import Verdict, compare
 from csp.fuzz.generate import FORMS, CoverSpec, ModelSpec, instance
+from csp.fuzz.models import KIND_TAGS, kinds
 from csp.fuzz.shrink import shrink
 from csp.fuzz.write import write
+from csp.model import Model
 
 DEFAULT_INSTANCES = 200
 """Instances run when neither a number nor a time is given."""
@@ -61,6 +63,11 @@ class FuzzReport:
     forms: Counter[str] = field(default_factory=Counter)
     per_backend: dict[str, Counter[str]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    kinds: Counter[str] = field(default_factory=Counter)
+    """Per kind of constraint and feature of the model language
+    (`csp.fuzz.models.KIND_TAGS`), how many models used it."""
+    brute_forced: int = 0
+    """Instances small enough to be held to brute force too."""
     elapsed: float = 0.0
     interrupted: bool = False
     campaign_forms: tuple[str, ...] = FORMS
@@ -71,7 +78,11 @@ class FuzzReport:
                              for o in ("agree", "inconclusive", "disagree"))
         lines = [f"seed {self.seed}: {self.instances} instances ({forms or 'none'}) in "
                  f"{self.elapsed:.1f}s: {outcomes}"
-                 + (" (interrupted)" if self.interrupted else "")]
+                 + (" (interrupted)" if self.interrupted else ""),
+                 f"held to brute force: {self.brute_forced}"]
+        if self.kinds:
+            lines.append("models using each kind: " + ", ".join(
+                f"{kind} {self.kinds[kind]}" for kind in KIND_TAGS))
         rows = [("backend", "ran", "timed out", "left out", "wrong")]
         for name in self.backends:
             c = self.per_backend.get(name, Counter())
@@ -129,11 +140,14 @@ def fuzz(
         while ((instances is None or report.instances < instances)
                and (seconds is None or time.monotonic() - began < seconds)):
             form, spec = instance(seed, index, forms)
-            verdict = compare(spec.build(), chosen, time_limit)
+            problem = spec.build()
+            verdict = compare(problem, chosen, time_limit)
             if verdict.outcome == "interrupted":
                 report.interrupted = True
                 break
             _tally(report, form, verdict)
+            if isinstance(problem, Model):
+                report.kinds.update(kinds(problem).keys())
             if on_instance is not None:
                 on_instance(index, form, verdict)
             if verdict.outcome == "disagree":
@@ -158,6 +172,7 @@ def random_seed() -> int:
 
 def _tally(report: FuzzReport, form: str, verdict: Verdict) -> None:
     report.instances += 1
+    report.brute_forced += verdict.brute_forced
     report.forms[form] += 1
     report.outcomes[verdict.outcome] += 1
     for name in verdict.ran:

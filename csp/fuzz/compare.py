@@ -62,6 +62,7 @@ class Verdict:
     timed_out: list[str] = field(default_factory=list)
     reference: str | None = None  # a backend that finished and was not proved wrong
     report: CrosscheckReport | None = None
+    brute_forced: bool = False  # the runs were held to brute force too
 
 
 class Hung(BaseException):
@@ -132,7 +133,8 @@ def _judge(problem: Any, report: CrosscheckReport, oracle: bool) -> Verdict:
     else:
         outcome = "agree"
     return Verdict(outcome, suspects, why if suspects else [], [run.backend for run in runs],
-                   timed_out=timed_out, reference=reference, report=report)
+                   timed_out=timed_out, reference=reference, report=report,
+                   brute_forced=truth is not None)
 
 
 def brute_force(problem: ExactCover | Model) -> set[Hashable] | None:

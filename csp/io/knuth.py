@@ -88,10 +88,19 @@ def parse(text: str, into: type[Cover], *, source: str | None = None,
             where = ": ".join(filter(None, (source, f"line {number}")))
             report(f"{where}: option ignored (it has no primary item): {line[:80]}", warn)
         except InputError as err:
+            if xc is None and _MATRIX_ROW.fullmatch(line):
+                # A 0/1 matrix is also a valid-looking Knuth file: say what it is.
+                err = InputError(f"{err.message}: this looks like a 0/1 matrix; read it as "
+                                 "one (`--format matrix`, or csp.io.covers.read_cover(path, "
+                                 "\"matrix\"))", token=err.token)
             raise err.located(line=number, source=source) from None
     if xc is None:
         raise InputError("no items: the input has no item line", source=source)
     return xc
+
+
+_MATRIX_ROW = re.compile(r"[01](\s*[01])*")
+"""An item line that is a row of a 0/1 matrix."""
 
 
 def read(path: str | os.PathLike[str], into: type[Cover], *,

@@ -38,6 +38,7 @@ from csp.backends.base import (
     Splitting,
     validate,
 )
+from csp.errors import Refused
 from csp.testing import (
     BOUNDED_TEXT,
     COLOURED_SOLUTIONS,
@@ -56,6 +57,7 @@ from csp.testing import (
     sudoku_4x4,
     wrong,
 )
+from csp.testing.language import language_models
 
 SHORT = 0.3
 """The time limit of the long searches, in seconds."""
@@ -159,6 +161,39 @@ def test_contract_every_constraint_kind(csp_backend: str) -> None:
     found = _all_checked(m, csp.solutions(m, csp_backend))
     assert {normal(s) for s in found} == expected
     assert csp.count(m, csp_backend).count == len(expected)
+
+
+@pytest.mark.parametrize("inside", ["alone", "logic", "reified"])
+def test_contract_model_language(csp_backend: str, inside: str) -> None:
+    # Every kind of constraint, alone, inside logic and reified: taken (as it
+    # is or decomposed) and agreeing with the checkers, or refused before
+    # solving with a Refused that names the backends that take it.
+    for kind, m in language_models(inside).items():
+        try:
+            dispatch.prepare(m, csp_backend)
+        except Refused as err:
+            named = str(err).rsplit("backends that take it: ", 1)
+            assert len(named) == 2, err
+            assert named[1] == (", ".join(dispatch.takers(m)) or "none available"), err
+            assert csp_backend not in dispatch.takers(m)
+            with pytest.raises(Refused):
+                csp.count(m, csp_backend)
+            continue
+        expected = _expected(kind, inside)
+        found = _all_checked(m, csp.solutions(m, csp_backend))
+        assert {normal(s) for s in found} == expected, (kind, inside)
+        result = csp.count(m, csp_backend)
+        assert (result.count, result.status) == (len(expected), Status.COMPLETE), (kind, inside)
+
+
+_BRUTE: dict[tuple[str, str], set[Any]] = {}
+
+
+def _expected(kind: str, inside: str) -> set[Any]:
+    """The solutions of a reference model by brute force, once per run."""
+    if (kind, inside) not in _BRUTE:
+        _BRUTE[kind, inside] = brute_force(language_models(inside)[kind])
+    return _BRUTE[kind, inside]
 
 
 def test_contract_both_forms_directly(csp_backend: str) -> None:

@@ -9,6 +9,12 @@ what it learned, looks for the next. That costs a solve per solution, so this
 backend is for proving (a solution, or none) on hard problems, not for
 counting millions.
 
+It takes logic natively (`"Logic"`: clauses over the truth literals of the
+operands, Tseitin variables for nested connectives) and the globals of
+`csp.backends.sat.globals.NATIVE`. It projects (`PROJECTION`): with `over=`
+(variable names), a solution is read and blocked on those variables' literals
+only, so each of their assignments that extends to a solution comes once.
+
 The solver runs in slices of a propagation budget (`solve_limited`), so that
 between slices Python checks the time limit, reports progress and receives
 Ctrl-C, as the compiled backends do (`SlicedSearch`).
@@ -28,10 +34,13 @@ built for the many small solves of an enumeration.
 >>> _ = m.add(AllDifferent([m.var(i, range(3)) for i in range(3)]))
 >>> SATBackend().count(m).count
 6
+>>> SATBackend().count(m, over=[0]).count
+3
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from pysat.solvers import Solver
@@ -41,12 +50,15 @@ from csp.backends.base import (
     CONSTRAINT_KINDS,
     EXHAUSTED,
     FOUND,
+    LOGIC,
     PAUSED,
+    PROJECTION,
     SLICED,
     Progress,
     SlicedSearch,
 )
 from csp.backends.sat.cnf import encode, refusal
+from csp.backends.sat.globals import NATIVE
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
@@ -62,13 +74,15 @@ class SATSearch(SlicedSearch):
     backend = "sat"
 
     def __init__(self, problem: ExactCover | Model, *, solver: str = SOLVER,
-                 **limits: Any) -> None:
+                 over: list[Hashable] | None = None, **limits: Any) -> None:
         super().__init__(**limits)
         if isinstance(problem, Model):
             why = refusal(problem)
             if why is not None:
                 raise InputError(f"{why}; use bitmask, cpsat or dlx")
-        self.cnf = encode(problem)
+        elif over is not None:
+            raise InputError("over= projects a model's solutions; this is an exact cover")
+        self.cnf = encode(problem, over)
         self.solver: Solver | None = None
         if not self.cnf.unsatisfiable:
             self.solver = Solver(name=solver, bootstrap_with=self.cnf.clauses)
@@ -142,7 +156,9 @@ class SATBackend:
     name: ClassVar[str] = "sat"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model, ExactCover)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {"SumNotEqual", COLOURS, SLICED}
+    capabilities: ClassVar[frozenset[str]] = (CONSTRAINT_KINDS | NATIVE
+                                              | {LOGIC, "SumNotEqual", COLOURS, SLICED,
+                                                 PROJECTION})
 
     def refuses(self, problem: ExactCover | Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a model
@@ -150,13 +166,18 @@ class SATBackend:
         return refusal(problem) if isinstance(problem, Model) else None
 
     def solutions(self, problem: ExactCover | Model, *, limit: int | None = None,
-                  time_limit: float | None = None, progress: Progress | None = None
-                  ) -> SATSearch:
-        return SATSearch(problem, limit=limit, time_limit=time_limit, progress=progress)
+                  time_limit: float | None = None, progress: Progress | None = None,
+                  over: list[Hashable] | None = None) -> SATSearch:
+        """The solutions (with `over`: the distinct assignments of those
+        variables that extend to a solution)."""
+        return SATSearch(problem, limit=limit, time_limit=time_limit, progress=progress,
+                         over=over)
 
     def count(self, problem: ExactCover | Model, *, time_limit: float | None = None,
-              progress: Progress | None = None) -> Result:
-        return SATSearch(problem, time_limit=time_limit, progress=progress).count()
+              progress: Progress | None = None, over: list[Hashable] | None = None
+              ) -> Result:
+        return SATSearch(problem, time_limit=time_limit, progress=progress,
+                         over=over).count()
 
 
 __all__ = ["SATBackend", "SATSearch", "SOLVER"]

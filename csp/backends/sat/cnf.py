@@ -18,17 +18,30 @@ A `Model` is encoded *one-hot* (the direct encoding): one literal per
   implying its values, each value implying one of the tuples that have it); a
   forbidden table is one clause per forbidden tuple;
 - `x == y`, `x != y` and comparisons with a constant are clauses on the
-  literals of the values.
+  literals of the values;
+- logic (`csp.logic`) is clauses over the *truth literals* of its operands:
+  a `Compare` with a constant is a one-hot literal, `x == y` a defined
+  literal (true exactly when some value is both's), a `Linear` the
+  acceptance of its diagram kept whole (every reachable partial sum, its
+  final states split into accepted and not), nested logic a Tseitin
+  variable per connective (`Xor` a chain of two-input xors). At the top,
+  `And` is its operands posted, `Or` one clause, `Not` its operand posted
+  negated (a negated sum is a sum), so only nested logic needs literals;
+- the globals of `csp.backends.sat.globals` (`Count`, `Element`,
+  `GlobalCardinality`, `Regular`, `AllEqual`, `AllDifferentExcept`,
+  `Increasing`, `Decreasing`, `Inverse`) as that module says.
 
 An `ExactCover` is one literal per option: exactly one per primary item; per
 secondary item, at most one among its uncoloured options and one literal per
 colour, each colour literal true exactly when an option giving that colour
 is chosen.
 
-Every auxiliary literal (partial sums, tuple selectors, colours, the
-cardinality encodings' counters) is a function of the declared literals, so
-that solutions projected on the declared ones are solutions of the problem,
-each once.
+Every auxiliary literal (partial sums, automaton states, tuple selectors,
+colours, truth literals, Tseitin variables, the cardinality encodings'
+counters) is a function of the declared literals, so that solutions
+projected on the declared ones are solutions of the problem, each once; and
+blocking a solution on the literals of some variables only (`over=`) finds
+each of their assignments that extends to a solution once: projection.
 
 >>> from csp import Model, Sum
 >>> m = Model()
@@ -44,75 +57,38 @@ each once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
 
-from pysat.card import CardEnc, EncType
-from pysat.formula import IDPool
-
-from csp.constraints import AllDifferent, Compare, Constraint, Linear, Table
+from csp.backends.sat import diagram
+from csp.backends.sat.clauses import PAIRWISE, Cnf, Unsatisfiable
+from csp.backends.sat.encoder import Encoder, TooLarge, _accepts, _summing
+from csp.backends.sat.globals import automaton, post
+from csp.constraints import Constraint, Linear
+from csp.errors import InputError
 from csp.exactcover import ExactCover
+from csp.global_constraints import Regular
+from csp.logic import Logic
 from csp.model import Assignment, Model
 
 MAX_LITERALS = 2_000_000
 """The most one-hot literals (values over all variables) a model may need."""
 
 MAX_TRANSITIONS = 1_000_000
-"""The most (partial sum, value) transitions a sum's diagram may have: past
-it the partial sums hardly collide (large weights), and the encoding would be
-a table of the whole product."""
-
-PAIRWISE = 6
-"""Up to this many literals, at-most-one is every pair (no auxiliary
-literals, the strongest propagation); above, a sequential counter."""
+"""The most (state, value) transitions a layered diagram (a sum's, an
+automaton's) may have: past it the partial sums hardly collide (large
+weights), and the encoding would be a table of the whole product."""
 
 
-class Unsatisfiable(Exception):
-    """Raised while encoding a problem shown to have no solution (an empty
-    domain, a primary item no option covers, a table with no tuple left)."""
-
-
-class Cnf:
-    """Clauses, and how to read and block a solution from a model's literals."""
-
-    def __init__(self) -> None:
-        self.pool = IDPool()
-        self.clauses: list[list[int]] = []
-        self.unsatisfiable = False
-        self.read: Callable[[set[int]], Any] = lambda _: None
-        """A solver's model (the set of its true literals) as a solution."""
-        self.block: Callable[[set[int]], list[int]] = lambda _: []
-        """The clause that excludes that solution (on the declared literals only)."""
-
-    def new(self) -> int:
-        return self.pool.id(("aux", self.pool.top + 1))
-
-    def at_most_one(self, literals: Sequence[int]) -> None:
-        if len(literals) <= 1:
-            return
-        if len(literals) <= PAIRWISE:
-            self.clauses.extend([-a, -b] for i, a in enumerate(literals)
-                                for b in literals[i + 1:])
-            return
-        encoded = CardEnc.atmost(list(literals), bound=1, vpool=self.pool,
-                                 encoding=EncType.seqcounter)
-        self.clauses.extend(encoded.clauses)
-
-    def exactly_one(self, literals: Sequence[int]) -> None:
-        if not literals:
-            raise Unsatisfiable
-        self.clauses.append(list(literals))
-        self.at_most_one(literals)
-
-
-def encode(problem: ExactCover | Model) -> Cnf:
-    """`problem` as CNF (`cnf.unsatisfiable` when that was seen while encoding)."""
+def encode(problem: ExactCover | Model, over: Sequence[Hashable] | None = None) -> Cnf:
+    """`problem` as CNF (`cnf.unsatisfiable` when that was seen while
+    encoding). With `over` (a model's variable names), solutions are read
+    and blocked on those variables only: their distinct assignments."""
     cnf = Cnf()
     try:
         if isinstance(problem, ExactCover):
             _exact_cover(cnf, problem)
         else:
-            _model(cnf, problem)
+            _model(cnf, problem, over)
     except Unsatisfiable:
         cnf.unsatisfiable = True
         cnf.clauses = []
@@ -161,160 +137,44 @@ def _exact_cover(cnf: Cnf, xc: ExactCover) -> None:
 # -- model ------------------------------------------------------------------------------
 
 
-def _model(cnf: Cnf, m: Model) -> None:
+def _model(cnf: Cnf, m: Model, over: Sequence[Hashable] | None) -> None:
     names = list(m.variables)
-    domains = [m.variables[x].domain for x in names]
     value_literal: dict[Hashable, dict[int, int]] = {}
-    for i, (x, domain) in enumerate(zip(names, domains)):
-        literals = {v: cnf.pool.id(("value", i, v)) for v in domain}
+    for i, x in enumerate(names):
+        literals = {v: cnf.pool.id(("value", i, v)) for v in m.variables[x].domain}
         value_literal[x] = literals
         cnf.exactly_one(list(literals.values()))
+    encoder = Encoder(cnf, value_literal, MAX_TRANSITIONS, post)
     for c in m.constraints:
-        _constraint(cnf, m, c, value_literal)
+        try:
+            encoder.post(c)
+        except TooLarge as err:  # refused before solving (`refusal`)
+            raise ValueError(f"{c.describe()}: {err}") from None
+    shown = names if over is None else list(over)
+    for name in shown:
+        if name not in value_literal:
+            raise InputError(f"over=: {name!r} is not a variable of this model", token=name)
 
     def read(true: set[int]) -> Assignment:
         return Assignment((x, next(v for v, lit in value_literal[x].items() if lit in true))
-                          for x in names)
+                          for x in shown)
 
     def block(true: set[int]) -> list[int]:
-        return [-lit for x in names for lit in value_literal[x].values() if lit in true]
+        return [-lit for x in shown for lit in value_literal[x].values() if lit in true]
 
     cnf.read, cnf.block = read, block
-
-
-def _constraint(cnf: Cnf, m: Model, c: Constraint,
-                value_literal: dict[Hashable, dict[int, int]]) -> None:
-    literals = [value_literal[x] for x in c.scope]
-    if isinstance(c, AllDifferent):
-        _all_different(cnf, literals)
-    elif isinstance(c, Linear):
-        _linear(cnf, c, literals)
-    elif isinstance(c, Table):  # a Relation too: its tuples are expanded
-        _table(cnf, c, literals)
-    elif isinstance(c, Compare):
-        _compare(cnf, c, literals)
-    else:  # dispatch gives only the kinds the backend declares
-        raise TypeError(f"sat cannot encode {c.describe()}")
-
-
-def _all_different(cnf: Cnf, literals: list[dict[int, int]]) -> None:
-    by_value: dict[int, list[int]] = {}
-    for values in literals:
-        for v, lit in values.items():
-            by_value.setdefault(v, []).append(lit)
-    if len(by_value) < len(literals):
-        raise Unsatisfiable  # more variables than values between them
-    for group in by_value.values():
-        if len(by_value) == len(literals):
-            cnf.exactly_one(group)
-        else:
-            cnf.at_most_one(group)
-
-
-def _compare(cnf: Cnf, c: Compare, literals: list[dict[int, int]]) -> None:
-    x = literals[0]
-    if c.constant is not None:
-        lit = x.get(c.constant)
-        if c.op == "==":
-            if lit is None:
-                raise Unsatisfiable
-            cnf.clauses.append([lit])
-        elif lit is not None:
-            cnf.clauses.append([-lit])
-        return
-    y = literals[1]
-    if c.op == "!=":
-        cnf.clauses.extend([-x[v], -y[v]] for v in x.keys() & y.keys())
-        return
-    for v in x.keys() | y.keys():
-        if v in x and v in y:
-            cnf.clauses.extend(([-x[v], y[v]], [x[v], -y[v]]))
-        else:
-            cnf.clauses.append([-(x[v] if v in x else y[v])])
-
-
-def _table(cnf: Cnf, c: Table, literals: list[dict[int, int]]) -> None:
-    if c.forbidden:
-        for row in c.tuples:
-            if all(v in values for v, values in zip(row, literals)):
-                cnf.clauses.append([-values[v] for v, values in zip(row, literals)])
-        return
-    rows = [row for row in c.tuples if all(v in values for v, values in zip(row, literals))]
-    if not rows:
-        raise Unsatisfiable
-    if len(literals) == 1:
-        allowed = {row[0] for row in rows}
-        cnf.clauses.extend([-lit] for v, lit in literals[0].items() if v not in allowed)
-        return
-    # One selector per row; the variables' values decide it (rows differ), so
-    # "at least one" is enough.
-    selectors = [cnf.new() for _ in rows]
-    cnf.clauses.append(selectors)
-    having: list[dict[int, list[int]]] = [{} for _ in literals]
-    for selector, row in zip(selectors, rows):
-        for i, v in enumerate(row):
-            cnf.clauses.append([-selector, literals[i][v]])
-            having[i].setdefault(v, []).append(selector)
-    for i, values in enumerate(literals):
-        for v, lit in values.items():
-            cnf.clauses.append([-lit, *having[i].get(v, [])])  # a value no row has: false
 
 
 def sum_layers(c: Linear, domains: Sequence[Sequence[int]]) -> list[list[int]] | str:
     """The partial sums of `c` that can still end satisfying it, after each of
     its variables (the last layer: the accepted totals), or why the diagram
     is too large for `MAX_TRANSITIONS`."""
-    layers: list[set[int]] = [{0}]
-    transitions = 0
-    for w, domain in zip(c.weights, domains):
-        transitions += len(layers[-1]) * len(domain)
-        if transitions > MAX_TRANSITIONS:
-            return (f"{c.describe()} has over {MAX_TRANSITIONS:,} (partial sum, value) "
-                    "transitions in sat's encoding of sums")
-        layers.append({s + w * v for s in layers[-1] for v in domain})
-    accept = {"==": lambda s: s == c.rhs, "!=": lambda s: s != c.rhs,
-              "<=": lambda s: s <= c.rhs, ">=": lambda s: s >= c.rhs}[c.op]
-    kept = [{s for s in layers[-1] if accept(s)}]
-    for w, domain, layer in zip(reversed(c.weights), reversed(domains), reversed(layers[:-1])):
-        after = kept[0]
-        kept.insert(0, {s for s in layer if any(s + w * v in after for v in domain)})
-    return [sorted(layer) for layer in kept]
-
-
-def _linear(cnf: Cnf, c: Linear, literals: list[dict[int, int]]) -> None:
-    layers = sum_layers(c, [sorted(values) for values in literals])
-    if isinstance(layers, str):  # refused before solving (`SATBackend.refuses`)
-        raise ValueError(layers)
-    if not layers[-1]:
-        raise Unsatisfiable
-    last = len(literals)
-    # state[k][s]: the sum of the first k terms is s (layer 0: the one state 0,
-    # always true; the last layer: accepted, no literal needed).
-    state: list[dict[int, int]] = [{} for _ in range(last + 1)]
-    for k in range(1, last):
-        state[k] = {s: cnf.new() for s in layers[k]}
-        cnf.exactly_one(list(state[k].values()))
-    for k, (w, values) in enumerate(zip(c.weights, literals)):
-        into = set(layers[k + 1])
-        for s in layers[k]:
-            here = [] if k == 0 else [-state[k][s]]
-            for v, lit in values.items():
-                after = s + w * v
-                if after not in into:
-                    cnf.clauses.append([*here, -lit])  # a dead end
-                elif k + 1 < last:
-                    cnf.clauses.append([*here, -lit, state[k + 1][after]])
-        if k + 1 < last:
-            # A partial sum needs a predecessor and a value leading to it
-            # (what makes values unsupported by any path false).
-            steps = {w * v for v in values}
-            before = set(layers[k])
-            for after, lit in state[k + 1].items():
-                cnf.clauses.append([-lit, *(lit_v for v, lit_v in values.items()
-                                           if after - w * v in before)])
-                if k > 0:
-                    cnf.clauses.append([-lit, *(state[k][s] for s in layers[k]
-                                                if after - s in steps)])
+    kept = diagram.layers(domains, _summing(c.weights), 0, accept=_accepts(c.op, c.rhs),
+                          limit=MAX_TRANSITIONS)
+    if kept is None:
+        return (f"{c.describe()} has over {MAX_TRANSITIONS:,} (partial sum, value) "
+                "transitions in sat's encoding of sums")
+    return [sorted(layer) for layer in kept]  # type: ignore[arg-type]
 
 
 def refusal(m: Model) -> str | None:
@@ -330,11 +190,30 @@ def refusal(m: Model) -> str | None:
         return (f"the variables have {total:,} values between them, over the "
                 f"{MAX_LITERALS:,} one-hot literals of sat's encoding")
     for c in m.constraints:
-        if isinstance(c, Linear):
-            layers = sum_layers(c, [m.variables[x].domain for x in c.scope])
-            if isinstance(layers, str):
-                return layers
+        why = _too_large(m, c)
+        if why is not None:
+            return why
     return None
 
 
-__all__ = ["Cnf", "MAX_LITERALS", "MAX_TRANSITIONS", "encode", "refusal", "sum_layers"]
+def _too_large(m: Model, c: Constraint, nested: bool = False) -> str | None:
+    """Why the diagram of `c` (or of a sum inside it) is too large, or None."""
+    if isinstance(c, Logic):
+        return next((why for a in c.args if (why := _too_large(m, a, True))), None)
+    domains = [m.variables[x].domain for x in c.scope]
+    if isinstance(c, Linear):
+        accept = None if nested else _accepts(c.op, c.rhs)  # a reified sum keeps every state
+        if diagram.layers(domains, _summing(c.weights), 0, accept=accept,
+                          limit=MAX_TRANSITIONS) is None:
+            return (f"{c.describe()} has over {MAX_TRANSITIONS:,} (partial sum, value) "
+                    "transitions in sat's encoding of sums")
+    if isinstance(c, Regular) and c.scope:
+        if diagram.layers(domains, automaton(c), frozenset({c.start}),
+                          limit=MAX_TRANSITIONS) is None:
+            return (f"{c.describe()} has over {MAX_TRANSITIONS:,} (states, value) "
+                    "transitions in sat's encoding of automata")
+    return None
+
+
+__all__ = ["PAIRWISE", "Cnf", "MAX_LITERALS", "MAX_TRANSITIONS", "Unsatisfiable", "encode",
+           "refusal", "sum_layers"]

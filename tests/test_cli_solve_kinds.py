@@ -1,4 +1,5 @@
-"""The kinds of issue 15 end to end through `csp solve`: each example file is
+"""The kinds futoshiki, killer, kenken, langford, latin, magic, polycube and
+word squares end to end through `csp solve`: each example file is
 solved, `csp list` names them, and a bad puzzle is one error line while the
 others are still solved."""
 

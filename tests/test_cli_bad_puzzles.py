@@ -1,6 +1,6 @@
-"""The review's reproductions, end to end through `csp solve`: a bad puzzle is
+"""Bad puzzles end to end through `csp solve`: a bad puzzle is
 reported with its line and the others of the file are still solved; inputs
-that were read wrongly are read as docs/PROBLEMS.md has them."""
+that were read wrongly are read as docs/developing/problems.md has them."""
 
 from __future__ import annotations
 

@@ -1,0 +1,87 @@
+"""Compile `bitmask`'s numba kernels while the package is built, so that the
+first run after `pip install .` loads them instead of compiling for a minute.
+
+`setup.py`'s `build_py` runs `python -m csp._prebuilt DIR` on the package it
+is building: the kernels are compiled by a few small solves, with numba's
+cache pointed at a temporary directory, and the cache files are copied into
+`DIR/csp/_prebuilt/<kernel directory>/`, which the wheel then carries as
+package data (pip records them, so `pip uninstall` removes them). At run
+time `csp._numba_cache` copies them into the user's cache directory, where
+numba finds them, before any kernel is loaded.
+
+It works because the cache is portable: a kernel's cache stamp is a hash of
+its modules' sources (`csp._numba_cache.kernel_stamp`), not their paths or
+modification times. numba still keys each entry by its own version and the
+machine's CPU, so a wheel built elsewhere, or for another numba, simply
+compiles on first use, as before. A build without numba skips the step
+(`CSP_PREBUILD=0` does too).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+KERNELS = ("backends/bitmask",)
+"""The kernel directories (relative to the package) compiled at build time:
+`bitmask`'s, the default for a model. `dlx` runs its C kernel, built by
+setup.py; its numba twin is a fallback that compiles on use."""
+
+PREBUILT = "_prebuilt"
+"""The package directory that holds the copied cache files."""
+
+
+def warm() -> None:
+    """Compile every kernel a solve, a count and a family can need."""
+    import csp
+    from csp import AllDifferent, Model, Sum, Table
+
+    m = Model("warm")
+    cells = {(r, c): m.var((r, c), range(1, 5)) for r in range(4) for c in range(4)}
+    for k in range(4):
+        m.add(AllDifferent([cells[k, c] for c in range(4)]))
+        m.add(AllDifferent([cells[r, k] for r in range(4)]))
+    m.add(Sum([cells[0, 0], cells[0, 1]]) == 3)
+    m.add(Sum([cells[1, 0], cells[1, 1], cells[2, 2]], [1, 2, -1]) <= 6)
+    m.add(Table([cells[3, 0], cells[3, 1]], [(1, 2), (2, 1), (3, 4), (4, 3)]))
+    m.add(Table([cells[2, 0], cells[2, 1]], [(1, 1), (2, 2)], forbidden=True))
+    m.add(cells[3, 3] != cells[0, 3])
+    csp.count(m, "bitmask")
+    list(csp.solutions(m, "bitmask", limit=2))
+    list(csp.solve_family(m, [{(0, 0): 1}, {(0, 0): 2}], "bitmask", count=True))
+
+
+def collect(cache_dir: Path, package: Path) -> int:
+    """Copy the cache files of `package`'s kernels from numba's `cache_dir`
+    into `package/_prebuilt/`; the number of files copied."""
+    from csp._numba_cache import cache_subpath
+
+    copied = 0
+    for kernel in KERNELS:
+        source = cache_dir / cache_subpath(package / kernel)
+        if not source.is_dir():
+            continue
+        target = package / PREBUILT / kernel
+        target.mkdir(parents=True, exist_ok=True)
+        for entry in source.iterdir():
+            if entry.suffix in (".nbi", ".nbc"):
+                shutil.copy2(entry, target / entry.name)
+                copied += 1
+    return copied
+
+
+def main(argv: list[str]) -> int:
+    """`python -m csp._prebuilt BUILD_DIR`, with NUMBA_CACHE_DIR set by the caller."""
+    package = Path(argv[0]).resolve() / "csp"
+    cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
+    warm()
+    copied = collect(cache_dir, package)
+    print(f"csp: {copied} compiled kernel files prebuilt into {package / PREBUILT}",
+          file=sys.stderr)
+    return 0 if copied else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
