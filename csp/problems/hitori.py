@@ -43,7 +43,7 @@ from csp.errors import InputError
 from csp.global_constraints import Connected
 from csp.model import Model
 from csp.problems import every
-from csp.problems._janko import blocks, expect_rows
+from csp.problems._janko import Block, blocks, expect_rows
 from csp.problems._numbers import natural
 from csp.problems.kind import Kind
 
@@ -73,11 +73,18 @@ def puzzles(text: str) -> Iterator[Hitori | InputError]:
         try:
             height, width = block.header
             expect_rows(block, height, "hitori")
-            yield Hitori(tuple(tuple(natural(t, f"row {r + 1}'s number") for t in
-                                     block.row(r, width, f"row {r + 1}"))
-                               for r in range(height)), block.line)
+            yield Hitori(tuple(_numbers(block, r, width) for r in range(height)), block.line)
         except InputError as err:
             yield err if err.line is not None else err.located(line=block.line)
+
+
+def _numbers(block: Block, r: int, width: int) -> tuple[int, ...]:
+    """Row `r`'s numbers; a bad one is refused naming its line."""
+    try:
+        return tuple(natural(t, f"row {r + 1}'s number")
+                     for t in block.row(r, width, f"row {r + 1}"))
+    except InputError as err:
+        raise err if err.line is not None else err.located(line=block.lines[r]) from None
 
 
 def declare(puzzle: Hitori, form: str | None = None) -> Model:
