@@ -31,6 +31,7 @@ areas=(
     "parallel|python bench/bench_parallel.py --repeat 5 --out $out/parallel.md"
     "lowering|python bench/bench_family.py --only lowering"
     "fuzz|python bench/bench_fuzz.py --models 10000 --seed 1022 --jobs 2 --out $out/fuzz"
+    "kinds|python bench/bench_kinds.py --time-limit 60"
 )
 
 status=0
