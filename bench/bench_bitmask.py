@@ -35,15 +35,13 @@ it): on a shared machine they move far less than wall time.
 
 from __future__ import annotations
 
-import argparse
 import json
-import time
 
 import csp
-from csp.backends import parse_names
 from csp.backends.bitmask import BitmaskBackend
 from csp.bench.instances import data_dir
-from csp.bench.measure import header
+from csp.bench.measure import header, timed, used
+from csp.bench.script import arguments
 from csp.problems import kakuro, sudoku
 
 DATA = data_dir()
@@ -132,19 +130,17 @@ def run(name: str, cases, slow_limit: float | None) -> dict[str, float | int | N
     backend = backend_of(name)
     for model, cover, check, count in cases:
         problem = cover if backend == "dlx" and cover is not None else model
-        t = time.process_time()
-        result = csp.solve(problem, backend, time_limit=limit)
-        first_time += time.process_time() - t
+        seconds, result = timed(lambda p=problem: csp.solve(p, backend, time_limit=limit))
+        first_time += seconds
         if result.solution is None:
             continue
         assert check(result.solution, problem if problem is cover else None), backend
         solved += 1
-        t = time.process_time()
-        search = csp.solutions(problem, backend, limit=2, time_limit=limit)
-        found = sum(1 for _ in search)
-        unique_time += time.process_time() - t
+        seconds, (search, found) = timed(lambda p=problem: _proof(p, backend, limit))
+        unique_time += seconds
         if search.status is csp.Status.COMPLETE:
-            assert found == min(count, 2), f"{backend}: {found} solutions, expected {count}"
+            assert len(found) == min(count, 2), \
+                f"{backend}: {len(found)} solutions, expected {count}"
             finished += 1
             if search.stats.nodes is not None:
                 nodes.append(search.stats.nodes)
@@ -158,18 +154,20 @@ def run(name: str, cases, slow_limit: float | None) -> dict[str, float | int | N
     }
 
 
+def _proof(problem, backend: str, limit: float | None) -> tuple[csp.Search, list]:
+    """The search to the end with a limit of 2 (uniqueness), and its solutions."""
+    search = csp.solutions(problem, backend, limit=2, time_limit=limit)
+    return search, list(search)
+
+
 def run_hard(name: str, case, limit: float) -> tuple[str, float, float, int | None]:
     """Prove one puzzle unique (search to the end with a limit of 2), within
     `limit` seconds: (status, CPU seconds, wall seconds, nodes). The CPU time
     of this process (CP-SAT runs one worker, in a thread of it) is what a
     shared machine disturbs least."""
     model, _, check, _ = case
-    cpu = time.process_time()
-    t = time.perf_counter()
-    search = csp.solutions(model, backend_of(name), limit=2, time_limit=limit)
-    found = list(search)
-    seconds = time.perf_counter() - t
-    cpu = time.process_time() - cpu
+    spent, (search, found) = used(lambda: _proof(model, backend_of(name), limit))
+    cpu, seconds = spent["user"] + spent["sys"], spent["wall"]
     if search.status is not csp.Status.COMPLETE:
         return search.status.value.lower(), cpu, seconds, search.stats.nodes
     assert len(found) == 1 and check(found[0]), f"{name}: wrong answer"
@@ -183,15 +181,14 @@ def _fmt(x) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__, repeat=None, backends=BACKENDS)
+    parser.epilog = f"--backends also takes bitmask variants: {', '.join(VARIANTS)}"
     parser.add_argument("--n", type=int, default=200,
                         help="puzzles per 9x9 set (0 = all); default 200")
     parser.add_argument("--slow-n", type=int, default=10,
                         help="puzzles per set for python-constraint; default 10")
     parser.add_argument("--slow-limit", type=float, default=10.0,
                         help="seconds per puzzle for python-constraint; default 10")
-    parser.add_argument("--backends", type=parse_names, default=list(BACKENDS),
-                        help=f"backends, or bitmask variants: {', '.join(VARIANTS)}")
     parser.add_argument("--sets", nargs="+", default=[s for s in SETS if s not in HARD],
                         choices=SETS, help="default: all but 25x25 and 36x36")
     parser.add_argument("--puzzles", nargs="+", default=None,

@@ -16,14 +16,13 @@ Exits 1 if a count is wrong.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
-from pathlib import Path
 
 from csp.backends.dlx import DLXBackend
 from csp.bench import instances
 from csp.bench.measure import alternate, header
+from csp.bench.script import arguments, invocation
 from csp.exactcover import ExactCover
 
 ENGINES = ("links", "cells")
@@ -41,11 +40,9 @@ def count_all(backend: DLXBackend, problems: list) -> tuple[int, int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__, repeat=3, out="file")
     parser.add_argument("names", nargs="*", help="instance names (default: the suite's)")
     parser.add_argument("--suite", default="full")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--out", type=Path, help="also write the table to this file")
     parser.add_argument("--skip", action="append", default=None,
                         help="leave out an instance of the suite (default: sudoku-25x25, which "
                              "neither engine finishes within hours)")
@@ -54,9 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         i for i in instances.suite(args.suite)
         if "exact-cover" in i.forms and i.name not in (args.skip or ["sudoku-25x25"])]
     backends = {engine: DLXBackend(engine) for engine in ENGINES}
-    given = " ".join(argv if argv is not None else sys.argv[1:])
     lines = [
-        f"command: `python bench/bench_cells.py {given}`",
+        f"command: `{invocation(__file__, argv)}`",
         header(f"CPU time, median of {args.repeat}"),
         "",
         "| instance | count | links s | cells s | links/cells | links nodes | cells nodes "

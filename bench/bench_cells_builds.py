@@ -23,7 +23,6 @@ builds disagree on a count, nodes or updates (they must run one search).
 
 from __future__ import annotations
 
-import argparse
 import importlib.machinery
 import importlib.util
 import statistics
@@ -37,6 +36,7 @@ from csp import dispatch
 from csp.backends.dlx import DLXBackend, cells_slots
 from csp.bench import instances
 from csp.bench.measure import alternate
+from csp.bench.script import arguments
 from csp.exactcover import ExactCover
 
 NAMES = ("queens-12", "queens-13", "queens-14", "pentominoes-6x10", "pentominoes-5x12",
@@ -110,9 +110,8 @@ def covers(name: str) -> list[ExactCover]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser = arguments(__doc__, repeat=3)
     parser.add_argument("builds", nargs="+", type=Path, help="shared objects of _cells.c")
-    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--names", nargs="*", default=list(NAMES))
     parser.add_argument("--max-nodes", type=int, default=10_000_000,
                         help="a puzzle the first build does not finish within this is left out")

@@ -12,12 +12,14 @@ secondary, over a deterministic 96-word list: 38778).
 
 Solvers: `dlx`, `xcover` (numba Algorithm C), `miniexact` (C, Algorithm X or C
 through SWIG), `exact-cover` (C, Algorithm X; no colours, so not on the word
-squares). Each runs in a worker process of its own: a first run, then N warm
+squares). Each runs in a worker process of its own (`csp.bench.runner`, as
+`csp bench` runs them): a first run, then N warm
 runs whose median is reported with the ratio of each peer to `dlx` (> 1: dlx
 is faster). Apart from that: the import cost and first-call cost of each
 package in a fresh process, the one-time numba compilation (first call with
 an empty cache directory), and the warm whole-process time of
-`csp xc --count FILE` (median of N runs after one that fills the caches).
+`csp xc --count FILE` (median of N runs after one that fills the caches:
+`csp.bench.processes.series`).
 
 Writes DIR/bench_dlx.md and DIR/bench_dlx.json (DIR defaults to bench-out/);
 exits 1 if any count is wrong.
@@ -25,18 +27,15 @@ exits 1 if any count is wrong.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from csp.bench import instances, report, runner, solvers
+from csp.bench.measure import table
+from csp.bench.processes import Command, csp_program, series
+from csp.bench.script import arguments, invocation
 
 PEERS = ("xcover", "miniexact", "exact-cover")
 
@@ -54,33 +53,19 @@ def whole_process(inst: instances.Instance, repeat: int) -> dict[str, object]:
     """Median wall time of `csp xc --count FILE` in a new process, after one
     run that fills numba's cache and the OS file cache."""
     [xc] = inst.problems("exact-cover")
-    csp_command = shutil.which("csp") or str(Path(sys.executable).with_name("csp"))
-    with tempfile.NamedTemporaryFile("w", suffix=".xc", delete=False) as handle:
-        handle.write(xc.to_text())
-        path = handle.name
-    try:
-        times, line = [], ""
-        for k in range(repeat + 1):
-            started = time.perf_counter()
-            done = subprocess.run([csp_command, "xc", "--count", path], capture_output=True,
-                                  text=True, check=False)
-            elapsed = time.perf_counter() - started
-            line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
-            if k:
-                times.append(elapsed)
-        counted = int(line.split()[0]) if line[:1].isdigit() else None
-        return {"instance": inst.name, "median": statistics.median(times), "runs": len(times),
-                "count": counted, "ok": counted == sum(inst.expected), "output": line}
-    finally:
-        os.unlink(path)
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / f"{inst.name}.xc"
+        path.write_text(xc.to_text())
+        runs = series(Command([csp_program(), "xc", "--count", str(path)]), repeat, accept=None)
+    done = runs.every[-1]
+    line = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+    counted = int(line.split()[0]) if line[:1].isdigit() else None
+    return {"instance": inst.name, "median": runs.wall, "runs": len(runs.runs),
+            "count": counted, "ok": counted == sum(inst.expected), "output": line}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=5, help="warm runs (default 5)")
-    parser.add_argument("--time-limit", type=float, default=300.0,
-                        help="per-run time limit in seconds (default 300)")
-    parser.add_argument("--out", default="bench-out", help="output directory")
+    parser = arguments(__doc__, repeat=5, out="dir", time_limit=300.0)
     parser.add_argument("--no-jit", action="store_true",
                         help="skip the compilation measurement (empty numba cache)")
     parser.add_argument("--small", action="store_true",
@@ -92,11 +77,10 @@ def main(argv: list[str] | None = None) -> int:
 
     chosen = lineup(args.small)
     lineup_solvers = [solvers.by_name("dlx")] + [solvers.by_name(p) for p in PEERS]
-    command = "python bench/bench_dlx.py " + " ".join(argv if argv is not None else sys.argv[1:])
     bench = runner.run(chosen, lineup_solvers, suite="bench_dlx" + ("-small" if args.small else ""),
                        repeat=args.repeat, time_limit=args.time_limit,
-                       jit_costs=not args.no_jit, command=command.strip(), log=log)
-    out = Path(args.out)
+                       jit_costs=not args.no_jit, command=invocation(__file__, argv), log=log)
+    out = args.out
     out.mkdir(parents=True, exist_ok=True)
     # the in-process results first, so that nothing below can lose them
     (out / "bench_dlx.json").write_text(json.dumps(bench.to_dict(), indent=1, default=str)
@@ -135,10 +119,8 @@ def markdown(bench: runner.BenchRun, processes: list[dict[str, object]]) -> str:
            f"- machine: {m['cpu']}, {m['nproc']} cores, {m['platform']}, Python {m['python']}, "
            f"numba {m['numba']}; load average at start {m['loadavg']}",
            "- versions: " + ", ".join(sorted({f"{r['solver']} {r['version']}" for r in rows})),
-           "- time: median of the warm in-process runs; peer/dlx > 1 means dlx is faster", "",
-           "| instance | count | dlx | nodes | " +
-           " | ".join(f"{p} | {p}/dlx" for p in PEERS) + " |",
-           "|---|---|---|---|" + "---|---|" * len(PEERS)]
+           "- time: median of the warm in-process runs; peer/dlx > 1 means dlx is faster", ""]
+    lines = []
     for inst in dict.fromkeys(r["instance"] for r in rows):
         ours = index.get((inst, "dlx"))
         cells = [inst, f"{ours['expected']:,}" if ours else "-",
@@ -151,23 +133,24 @@ def markdown(bench: runner.BenchRun, processes: list[dict[str, object]]) -> str:
                 cells.append(f"{row['median'] / ours['median']:.2f}")
             else:
                 cells.append("-")
-        out.append("| " + " | ".join(cells) + " |")
-    out += ["", "## Whole process: `csp xc --count FILE` (warm caches)", "",
-            "| instance | median | runs | count ok |", "|---|---|---|---|"]
-    for p in processes:
-        out.append(f"| {p['instance']} | {report.seconds(p['median'])} | {p['runs']} | "
-                   f"{'yes' if p['ok'] else '**NO**: ' + str(p['output'])} |")
-    out += ["", "## One-time costs (fresh process; probe: 8 queens)", "",
-            "| solver | numba cache | import | first call | warm call | first - warm |",
-            "|---|---|---|---|---|---|"]
+        lines.append(cells)
+    out.append(table(["instance", "count", "dlx", "nodes",
+                      *(c for p in PEERS for c in (p, f"{p}/dlx"))], lines))
+    out += ["", "## Whole process: `csp xc --count FILE` (warm caches)", ""]
+    out.append(table(["instance", "median", "runs", "count ok"],
+                     [[p["instance"], report.seconds(p["median"]), p["runs"],
+                       "yes" if p["ok"] else "**NO**: " + str(p["output"])] for p in processes]))
+    out += ["", "## One-time costs (fresh process; probe: 8 queens)", ""]
+    costs = []
     for s in bench.startups:
         if s.get("status") != "ok":
-            out.append(f"| {s['solver']} | | {s.get('status')} | | | |")
+            costs.append([s["solver"], "", s.get("status"), "", "", ""])
             continue
-        out.append(f"| {s['solver']} | {'empty' if s.get('fresh_cache') else 'as is'} | "
-                   f"{report.seconds(s['import_time'])} | {report.seconds(s['first_call'])} | "
-                   f"{report.seconds(s['warm_call'])} | "
-                   f"{report.seconds(s['first_call_extra'])} |")
+        costs.append([s["solver"], "empty" if s.get("fresh_cache") else "as is",
+                      report.seconds(s["import_time"]), report.seconds(s["first_call"]),
+                      report.seconds(s["warm_call"]), report.seconds(s["first_call_extra"])])
+    out.append(table(["solver", "numba cache", "import", "first call", "warm call",
+                      "first - warm"], costs))
     out += ["", "xcover compiles when imported (its kernel has an explicit signature), so its "
             "JIT cost shows in the import column of the empty-cache row; csp's kernels compile "
             "on first call."]

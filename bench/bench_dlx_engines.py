@@ -31,12 +31,10 @@ answer, or if the two cells kernels' node counts differ (they run one search).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import csp
@@ -44,6 +42,7 @@ from csp import dispatch
 from csp.backends.dlx import DLXBackend
 from csp.bench import instances
 from csp.bench.measure import alternate, header
+from csp.bench.script import arguments, invocation
 from csp.exactcover import ExactCover
 from csp.result import Status
 
@@ -114,21 +113,18 @@ def ratio(seconds: dict[str, float], a: str, b: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser = arguments(__doc__, repeat=3, out="file")
     parser.add_argument("names", nargs="*", help="instance names (default: the suite's)")
     parser.add_argument("--suite", default="full")
-    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--time-limit", type=float, default=20.0,
                         help="seconds per puzzle in the warm-up; slower puzzles are left out")
-    parser.add_argument("--out", type=Path, help="also write the table to this file")
     args = parser.parse_args(argv)
     chosen = ([instances.get(n) for n in args.names] if args.names
               else instances.suite(args.suite))
     backends = {engine: DLXBackend(engine) for engine in ENGINES}
     warm_up(backends)
-    given = " ".join(argv if argv is not None else sys.argv[1:])
     lines = [
-        f"command: `python bench/bench_dlx_engines.py{' ' + given if given else ''}`",
+        f"command: `{invocation(__file__, argv)}`",
         header(f"CPU seconds, median of {args.repeat}"),
         "",
         "| instance | puzzles | count | links s | cells-numba s | cells (C) s | cells/links "

@@ -20,7 +20,7 @@ per puzzle and how many of its races started a process at all. On a shared
 machine, `--repeat` runs every backend that many times per row, interleaved,
 and shows the medians; the load average is printed per row, with `others`:
 the most CPU other processes used during one of the row's shown runs, in
-cores (`quiet.py`; 0.00 is a quiet machine). `--quiet 0.1` runs a large
+cores (`csp.bench.quiet`; 0.00 is a quiet machine). `--quiet 0.1` runs a large
 puzzle again (up to `--tries` times, 10) while others used more than 0.1 core.
 """
 
@@ -30,14 +30,12 @@ import argparse
 import json
 import os
 import statistics
-import time
-
-from quiet import Others  # this script's folder: python bench/bench_hard.py
 
 import csp
-from csp.backends import parse_names
+from csp.bench import quiet
 from csp.bench.instances import data_dir
-from csp.bench.measure import header
+from csp.bench.measure import header, used
+from csp.bench.script import arguments
 from csp.problems import sudoku
 
 DATA = data_dir()
@@ -58,11 +56,13 @@ def nine(name: str, n: int) -> list[tuple[str, sudoku.Sudoku, str]]:
 
 def prove(backend: str, puzzle: sudoku.Sudoku, answer: str, limit: float) -> dict:
     """Seconds to prove `puzzle` unique on `backend` (None: not within `limit`)."""
-    started, cpu = time.perf_counter(), time.process_time()
-    model = sudoku.declare(puzzle, form="model")
-    search = csp.solutions(model, backend, limit=2, time_limit=limit)
-    found = list(search)
-    seconds = time.perf_counter() - started
+    def search_all() -> tuple[csp.Search, list]:
+        search = csp.solutions(sudoku.declare(puzzle, form="model"), backend, limit=2,
+                               time_limit=limit)
+        return search, list(search)
+
+    spent, (search, found) = used(search_all)
+    seconds = spent["wall"]
     for solution in found:
         assert sudoku.format(puzzle, sudoku.decode(puzzle, solution, None)) == answer, backend
     proved = search.status is csp.Status.COMPLETE
@@ -70,7 +70,7 @@ def prove(backend: str, puzzle: sudoku.Sudoku, answer: str, limit: float) -> dic
         assert len(found) == 1, f"{backend}: {len(found)} solutions of a unique puzzle"
     return {"seconds": seconds if proved else None, "spent": seconds,
             "nodes": search.stats.nodes, "winner": search.stats.extra.get("winner"),
-            "extra": search.stats.extra, "cpu": time.process_time() - cpu}
+            "extra": search.stats.extra, "cpu": spent["user"] + spent["sys"]}
 
 
 def _cell(result: dict, limit: float) -> str:
@@ -107,20 +107,9 @@ def _load() -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--time-limit", type=float, default=120.0,
-                        help="seconds per puzzle and backend; default 120")
+    parser = arguments(__doc__, repeat=1, time_limit=120.0, backends=BACKENDS, quiet=True)
     parser.add_argument("--n9", type=int, default=95, help="9x9 puzzles of top95; default all")
-    parser.add_argument("--backends", type=parse_names, default=list(BACKENDS))
     parser.add_argument("--sizes", nargs="+", type=int, default=[36, 25])
-    parser.add_argument("--quiet", type=float, default=None, metavar="CORES",
-                        help="run a large puzzle again (up to --tries times) while other "
-                             "processes used more than CORES cores on average during it; "
-                             "default: never")
-    parser.add_argument("--tries", type=int, default=10)
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="runs of each backend on each row, interleaved; the median is "
-                             "shown (on a shared machine); default 1")
     args = parser.parse_args()
     names = args.backends
     for name in names:
@@ -190,12 +179,9 @@ def main() -> None:
 def quietly(name: str, puzzle: sudoku.Sudoku, answer: str, args: argparse.Namespace) -> dict:
     """`prove`, with the other processes' CPU use during it (`others`, in cores);
     with `--quiet`, run again while they used more."""
-    for _ in range(max(1, args.tries)):
-        with Others() as others:
-            result = prove(name, puzzle, answer, args.time_limit)
-        result["others"] = others.cores
-        if args.quiet is None or others.cores <= args.quiet:
-            break
+    result, result_others = quiet.quietly(lambda: prove(name, puzzle, answer, args.time_limit),
+                                          args.quiet, args.tries)
+    result["others"] = result_others
     return result
 
 

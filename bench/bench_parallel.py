@@ -21,18 +21,17 @@ For each instance:
 
 from __future__ import annotations
 
-import argparse
 import heapq
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from csp import dispatch, parallel  # noqa: E402
 from csp.bench import instances  # noqa: E402
-from csp.bench.measure import header
+from csp.bench.measure import header, rounds, timed  # noqa: E402
+from csp.bench.script import Report, arguments, invocation  # noqa: E402
 from csp.parallel.split import splitter_for  # noqa: E402
 
 INSTANCES = {
@@ -43,16 +42,15 @@ INSTANCES = {
 
 
 def speed_up(problem, expected: int, repeat: int) -> tuple[float, float]:
-    times: dict[int, list[float]] = {1: [], 2: []}
     parallel.count(problem, workers=1, time_limit=1.0)  # warm-up: numba's cache loaded
-    for _ in range(repeat):
-        for workers in (1, 2):
-            started = time.perf_counter()
-            result = parallel.count(problem, workers=workers)
-            times[workers].append(time.perf_counter() - started)
+    seen = rounds({workers: (lambda w=workers: parallel.count(problem, workers=w))
+                   for workers in (1, 2)}, repeat, "wall")
+    for workers, runs in seen.items():
+        for _, result in runs:
             if result.count != expected:
                 raise SystemExit(f"WRONG: {result.count} != {expected} on {workers} workers")
-    return statistics.median(times[1]), statistics.median(times[2])
+    one, two = (statistics.median(t for t, _ in seen[w]) for w in (1, 2))
+    return one, two
 
 
 def simulate(problem, workers_list: list[int]) -> tuple[int, float, dict[int, float]]:
@@ -60,9 +58,7 @@ def simulate(problem, workers_list: list[int]) -> tuple[int, float, dict[int, fl
     keys = splitter.first(8 * max(workers_list))
     costs = []
     for key in keys:
-        started = time.perf_counter()
-        splitter.count(key, None)
-        costs.append(time.perf_counter() - started)
+        costs.append(timed(lambda k=key: splitter.count(k, None), "wall")[0])
     total = sum(costs)
     found = {}
     for workers in workers_list:
@@ -74,32 +70,23 @@ def simulate(problem, workers_list: list[int]) -> tuple[int, float, dict[int, fl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__, repeat=3, out="file")
     parser.add_argument("--only", nargs="+", choices=list(INSTANCES),
                         default=["queens-15", "pentominoes-6x10"])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--out", type=Path, help="also write the table here (markdown)")
     args = parser.parse_args()
-    lines = [header(),
-             f"command: python bench/bench_parallel.py {' '.join(sys.argv[1:])}".rstrip(), "",
-             "| instance | 1 worker (s) | 2 workers (s) | speed-up | pieces | work (s) "
-             "| simulated 8 | 64 | 512 |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    report = Report()
+    report(header(), f"command: {invocation(__file__)}", "")
+    report.table(["instance", "1 worker (s)", "2 workers (s)", "speed-up", "pieces", "work (s)",
+                  "simulated 8", "64", "512"])
     for name in args.only:
         instance = INSTANCES[name]()
         [problem] = instance.build("exact-cover")
         [expected] = instance.expected
         one, two = speed_up(problem, expected, args.repeat)
         pieces, total, simulated = simulate(problem, [8, 64, 512])
-        lines.append(f"| {name} | {one:.2f} | {two:.2f} | {one / two:.2f}x | {pieces} "
-                     f"| {total:.2f} | {simulated[8]:.1f}x | {simulated[64]:.1f}x "
-                     f"| {simulated[512]:.1f}x |")
-        print(lines[-1], flush=True)
-    text = "\n".join(lines)
-    print()
-    print(text)
-    if args.out is not None:
-        args.out.write_text(text + "\n")
+        report.row([name, f"{one:.2f}", f"{two:.2f}", f"{one / two:.2f}x", pieces, f"{total:.2f}",
+                    f"{simulated[8]:.1f}x", f"{simulated[64]:.1f}x", f"{simulated[512]:.1f}x"])
+    report.write(args.out)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,14 @@ seconds of one run each (the machine is shared: compare them as ratios).
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 
 import csp
 from csp import reformulate
 from csp.backends.pyconstraint import PythonConstraintBackend
+from csp.bench.measure import timed
+from csp.bench.script import Report, arguments
 from csp.model import Model
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,23 +32,22 @@ def queens(n: int) -> csp.ExactCover:
     return xc
 
 
-def timed(problem: object, limit: float) -> str:
-    started = time.perf_counter()
-    result = PythonConstraintBackend().count(problem, time_limit=limit)  # type: ignore[arg-type]
-    return f"{result.count} {result.status.value} {time.perf_counter() - started:.2f}s"
+def counted(problem: object, limit: float) -> str:
+    seconds, result = timed(lambda: PythonConstraintBackend().count(
+        problem, time_limit=limit), "wall")
+    return f"{result.count} {result.status.value} {seconds:.2f}s"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--time-limit", type=float, default=120.0)
-    limit = parser.parse_args().time_limit
+    limit = arguments(__doc__, repeat=None, time_limit=120.0).parse_args().time_limit
     instances = {"word squares 4x4 (100)": csp.ExactCover.read(
         ROOT / "tests" / "data" / "wordsquare" / "squares4-100.xc")}
     instances.update({f"queens {n} (cover)": queens(n) for n in (6, 8)})
-    print("| instance | direct | as a 0/1 model |\n|---|---|---|")
+    report = Report()
+    report.table(["instance", "direct", "as a 0/1 model"])
     for name, xc in instances.items():
         lowered, _ = reformulate.lower(xc, Model)
-        print(f"| {name} | {timed(xc, limit)} | {timed(lowered, limit)} |", flush=True)
+        report.row([name, counted(xc, limit), counted(lowered, limit)])
 
 
 if __name__ == "__main__":

@@ -24,24 +24,31 @@ The single backends' times are measured in the same run.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import threading
-import time
 
 from bench_hard import large, nine  # this script's folder: python bench/bench_race.py
 
 import csp
 from csp.backends import race
+from csp.bench.measure import header, median, runs, timed
+from csp.bench.script import arguments
 from csp.problems import sudoku
 
 WAYS = ("home+fork", "fork", "forkserver")
 
 
-def run(way: str, backend: str, puzzle: sudoku.Sudoku) -> dict:
-    """One uniqueness proof of `puzzle`, the race started `way`."""
-    model = sudoku.declare(puzzle, form="model")
+def proof(model: csp.Model, backend: str) -> csp.Search:
+    """A uniqueness proof: the search, drained."""
+    search = csp.solutions(model, backend, limit=2)
+    found = list(search)
+    assert search.status is csp.Status.COMPLETE and len(found) == 1
+    return search
+
+
+def run(way: str, model: csp.Model) -> dict:
+    """One uniqueness proof by the race, started `way`: its seconds and phases."""
     sliced = race.SLICED
     stop = threading.Event()
     if way in ("fork", "forkserver"):
@@ -50,14 +57,10 @@ def run(way: str, backend: str, puzzle: sudoku.Sudoku) -> dict:
         # Another thread running: forking is not safe, the fork server is used.
         threading.Thread(target=stop.wait, daemon=True).start()
     try:
-        started = time.perf_counter()
-        search = csp.solutions(model, backend, limit=2)
-        found = list(search)
-        seconds = time.perf_counter() - started
+        seconds, search = timed(lambda: proof(model, "race"), "wall")
     finally:
         race.SLICED = sliced
         stop.set()
-    assert search.status is csp.Status.COMPLETE and len(found) == 1
     extra = search.stats.extra
     out = {"total": seconds}
     if "race_costs" in extra:
@@ -70,34 +73,30 @@ def run(way: str, backend: str, puzzle: sudoku.Sudoku) -> dict:
     return out
 
 
-def median(runs: list[dict], key: str) -> float:
-    return statistics.median(r[key] for r in runs)
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__, repeat=3)
     parser.add_argument("--n9", type=int, default=20, help="9x9 puzzles of top95; default 20")
     parser.add_argument("--large", nargs="*", default=["evil1"],
                         help="36x36 puzzles of sudoku_large.json by name; default evil1")
-    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    puzzles = [(label, p) for label, p, _ in nine("norvig_top95.txt", args.n9)]
-    puzzles += [(f"36x36 {label}", p) for label, p, _ in large(36) if label in args.large]
+    puzzles = [(label, sudoku.declare(p, form="model"))
+               for label, p, _ in nine("norvig_top95.txt", args.n9)]
+    puzzles += [(f"36x36 {label}", sudoku.declare(p, form="model"))
+                for label, p, _ in large(36) if label in args.large]
     for way in WAYS:  # warm up: kernels, the fork server
-        run(way, "race", puzzles[0][1])
-    print(f"# {os.cpu_count()} cpus; load average at the start "
-          f"{'/'.join(f'{x:.1f}' for x in os.getloadavg())}; median of {args.repeat}; ms")
+        run(way, puzzles[0][1])
+    print(f"# {header(f'median of {args.repeat}; ms')}")
     print("| puzzles | way | race | start | began | search | stop | rest | bitmask | cpsat |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    groups = [("9x9 top95", [p for label, p in puzzles if label.startswith("norvig")])]
-    groups += [(label, [p]) for label, p in puzzles if label.startswith("36x36")]
+    groups = [("9x9 top95", [m for label, m in puzzles if label.startswith("norvig")])]
+    groups += [(label, [m]) for label, m in puzzles if label.startswith("36x36")]
     for label, group in groups:
-        singles = {name: sum(statistics.median(run("-", name, p)["total"]
-                                               for _ in range(args.repeat)) for p in group)
-                   for name in ("bitmask", "cpsat")}
+        singles = {name: sum(median(lambda m=m, n=name: proof(m, n), args.repeat, "wall")[0]
+                             for m in group) for name in ("bitmask", "cpsat")}
         for way in WAYS:
-            rows = [[run(way, "race", p) for _ in range(args.repeat)] for p in group]
-            cells = [sum(median(r, key) for r in rows)
+            rows = [[r for _, r in runs(lambda m=m, w=way: run(w, m), args.repeat)]
+                    for m in group]
+            cells = [sum(statistics.median(r[key] for r in row) for row in rows)
                      for key in ("total", "start", "began", "search", "stop", "rest")]
             each = f" (each of {len(group)})" if len(group) > 1 else ""
             print(f"| {label}{each} | {way} | "

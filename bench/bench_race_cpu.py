@@ -21,27 +21,28 @@ puzzle, interleaved, in one run:
     python bench/bench_race_cpu.py --puzzles evil1 --repeat 5 --ways alone "beside loop"
     python bench/bench_race_cpu.py --quiet 0.1      # each run again while others were busy
 
-`others`: the other processes' CPU use during the run, in cores (`quiet.py`):
-on a shared machine, what separates a quiet run from a loaded one.
+`others`: the other processes' CPU use during the run, in cores
+(`csp.bench.quiet`): on a shared machine, what separates a quiet run from a
+loaded one. The figures are this process's own accounting
+(`csp.bench.measure.usage`), or the member's for a race.
 """
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import os
-import resource
 import statistics
 import subprocess
 import sys
-import time
 from typing import Any
 
 from bench_hard import large  # this script's folder: python bench/bench_race_cpu.py
-from quiet import Others
 
 import csp
 from csp.backends import race
+from csp.bench.measure import header, timed, usage, used
+from csp.bench.quiet import quietly
+from csp.bench.script import arguments
 from csp.problems import sudoku
 
 WAYS = ("alone", "forked", "race:cpsat", "race", "race at once", "beside loop",
@@ -70,40 +71,30 @@ while True:
 """
 
 
-def usage() -> dict[str, float]:
-    """This process's CPU seconds (every thread), faults and switches so far."""
-    ru = resource.getrusage(resource.RUSAGE_SELF)
-    return {"user": ru.ru_utime, "sys": ru.ru_stime, "minflt": ru.ru_minflt,
-            "nivcsw": ru.ru_nivcsw, "wall": time.perf_counter()}
-
-
-def spent(before: dict[str, float]) -> dict[str, float]:
-    after = usage()
-    return {key: after[key] - before[key] for key in before}
-
-
-def prove(model: Any, backend: str) -> None:
+def prove(model: Any, backend: str) -> csp.Search:
     search = csp.solutions(model, backend, limit=2, time_limit=120)
     found = list(search)
     assert search.status is csp.Status.COMPLETE and len(found) == 1, backend
+    return search
 
 
 def in_child(model: Any, conn: Any) -> None:
-    before = usage()
-    prove(model, "cpsat")
-    conn.send(spent(before))
+    conn.send(used(lambda: prove(model, "cpsat"))[0])
     conn.close()
 
 
 def forked(model: Any) -> dict[str, float]:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    started = time.perf_counter()
     process = context.Process(target=in_child, args=(model, send))
-    process.start()
-    send.close()
-    out = receive.recv()
-    out["wall"] = time.perf_counter() - started
+
+    def start_and_receive() -> dict[str, float]:
+        process.start()
+        send.close()
+        return receive.recv()
+
+    wall, out = timed(start_and_receive, "wall")
+    out["wall"] = wall
     process.join()
     return out
 
@@ -111,11 +102,7 @@ def forked(model: Any) -> dict[str, float]:
 def raced(model: Any, backend: str) -> dict[str, float]:
     """The race, with the CP-SAT member's own figures (its process's usage,
     sent in its last message: `race._spent` wrapped here, inherited by fork)."""
-    started = time.perf_counter()
-    search = csp.solutions(model, backend, limit=2, time_limit=120)
-    found = list(search)
-    wall = time.perf_counter() - started
-    assert search.status is csp.Status.COMPLETE and len(found) == 1
+    wall, search = timed(lambda: prove(model, backend), "wall")
     member = search.stats.extra["race"]["cpsat"]
     out = {"wall": wall, "winner": search.stats.extra["winner"]}
     if "user" in member:
@@ -132,9 +119,7 @@ def beside(model: Any, neighbour: str, name: str, pin: bool) -> dict[str, float]
                              stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout is not None and child.stdout.readline().strip() == "ready"
-        before = usage()
-        prove(model, "cpsat")
-        return spent(before)
+        return used(lambda: prove(model, "cpsat"))[0]
     finally:
         child.kill()
         child.wait()
@@ -142,9 +127,7 @@ def beside(model: Any, neighbour: str, name: str, pin: bool) -> dict[str, float]
 
 def run(way: str, model: Any, name: str, pin: bool) -> dict[str, float]:
     if way == "alone":
-        before = usage()
-        prove(model, "cpsat")
-        return spent(before)
+        return used(lambda: prove(model, "cpsat"))[0]
     if way == "forked":
         return forked(model)
     if way == "race:cpsat":
@@ -161,14 +144,9 @@ def run(way: str, model: Any, name: str, pin: bool) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__, repeat=3, quiet=True)
     parser.add_argument("--puzzles", nargs="+", default=["evil1", "minimal2"])
-    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--ways", nargs="+", default=list(WAYS), choices=WAYS)
-    parser.add_argument("--quiet", type=float, default=None, metavar="CORES",
-                        help="run again (up to --tries times) while other processes used more "
-                             "than CORES cores on average during the run")
-    parser.add_argument("--tries", type=int, default=10)
     parser.add_argument("--pin", action="store_true",
                         help="this process on CPU 0, a neighbour on CPU 1 (never the same core)")
     args = parser.parse_args()
@@ -179,17 +157,15 @@ def main() -> None:
     original = race._spent
 
     def spent_with_usage(stats: Any) -> dict[str, Any]:
-        ru = resource.getrusage(resource.RUSAGE_SELF)
-        return {**original(stats), "user": ru.ru_utime, "sys": ru.ru_stime,
-                "minflt": ru.ru_minflt, "nivcsw": ru.ru_nivcsw}
+        member = usage()
+        return {**original(stats), **{k: member[k] for k in ("user", "sys", "minflt", "nivcsw")}}
 
     race._spent = spent_with_usage
     puzzles = {label: p for label, p, _ in large(36)}
     models = {name: sudoku.declare(puzzles[name], form="model") for name in args.puzzles}
     for backend in ("cpsat", "bitmask", "race:bitmask+cpsat"):  # kernels loaded, race WARMED
         prove(models[args.puzzles[0]], backend)
-    print(f"# {os.cpu_count()} cpus; load average at the start "
-          f"{'/'.join(f'{x:.1f}' for x in os.getloadavg())}; median of {args.repeat}")
+    print(f"# {header(f'median of {args.repeat}')}")
     print("| puzzle | way | wall s | user s | sys s | minor faults | invol. switches | others "
           "(cores) | quiet runs | load |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -198,12 +174,9 @@ def main() -> None:
         load = os.getloadavg()[0]
         for _ in range(args.repeat):
             for way in args.ways:
-                for _ in range(args.tries):
-                    with Others() as others:
-                        result = run(way, model, name, args.pin)
-                    result["others"] = others.cores
-                    if args.quiet is None or others.cores <= args.quiet:
-                        break
+                result, others = quietly(lambda w=way, m=model, n=name: run(w, m, n, args.pin),
+                                         args.quiet, args.tries)
+                result["others"] = others
                 runs[way].append(result)
         for way in args.ways:
             cells = []

@@ -16,12 +16,12 @@ the cache, so a warm-up run is made first. Prints a Markdown table per problem.
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import csp
 from csp.bench.instances import data_dir
 from csp.bench.measure import best, header, table
+from csp.bench.script import arguments
 from csp.problems import polyomino, sudoku
 from csp.reformulate import exact_cover_to_model, model_to_exact_cover
 
@@ -84,8 +84,7 @@ def sudoku16(repeat: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = arguments(__doc__, repeat=3)
     parser.add_argument("--skip-count", action="store_true",
                         help="skip the full count of the 6x10 pentomino (a few seconds)")
     args = parser.parse_args()

@@ -13,12 +13,12 @@ variables). Prints a Markdown table.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from csp import symmetry as sym
 from csp.bench.instances import data_dir
 from csp.bench.measure import header, table, timed
+from csp.bench.script import arguments
 from csp.problems import lattice, polyomino, queens
 
 DATA = data_dir()
@@ -40,7 +40,7 @@ def cases(skip_slow: bool):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__, repeat=None)
     parser.add_argument("--skip-slow", action="store_true", help="leave out 6x10 pentominoes")
     parser.add_argument("--depth", type=int, default=None, help="dlx levels checked")
     args = parser.parse_args(argv)

@@ -68,6 +68,12 @@ class Constraint:
     `Iff`, which reifies `c`; in arithmetic a constraint counts as 0 or 1
     (`Sum([a == 1, b == 2]) == 1`). Its truth value stays identity, so lists
     of constraints compare and search as before.
+
+    Args:
+        scope: the constraint's variables (`Variable`s or their names).
+
+    Raises:
+        InputError: a string given as the scope (a list of names is meant).
     """
 
     kind: str = "constraint"
@@ -80,6 +86,15 @@ class Constraint:
         self.label: str | None = None
 
     def holds(self, assignment: Mapping[Hashable, int]) -> bool:
+        """Whether the constraint holds: the test every subclass defines.
+
+        Args:
+            assignment: a value for (at least) every variable of the scope,
+                by name.
+
+        Returns:
+            True where the values satisfy the constraint.
+        """
         raise NotImplementedError
 
     def kinds(self) -> frozenset[str]:
@@ -97,6 +112,7 @@ class Constraint:
         return self.describe()
 
     def describe(self) -> str:
+        """The constraint as it reads in messages and reports (also its `repr`)."""
         names = ", ".join(map(str, self.scope[:6])) + (", ..." if len(self.scope) > 6 else "")
         return f"{self.kind}({names})"
 
@@ -157,7 +173,17 @@ class Constraint:
 
 
 class AllDifferent(Constraint):
-    """The variables take pairwise different values."""
+    """The variables take pairwise different values.
+
+    Args:
+        variables: the variables (or their names), each once.
+
+    Raises:
+        InputError: a variable twice, when the constraint is added.
+
+    >>> AllDifferent(["a", "b"]).holds({"a": 1, "b": 2})
+    True
+    """
 
     kind = "AllDifferent"
 
@@ -193,6 +219,13 @@ class Sum:
     Its terms may also be expressions, functions or constraints (each true
     one counting 1: `Sum([a == 1, b == 2]) == 1`); and a `Sum` is an
     expression itself (`Sum(xs) + 1`, `2 * Sum(xs) - y`).
+
+    Args:
+        variables: the terms: variables, names, expressions or constraints.
+        weights: an integer per term (default: all 1).
+
+    Raises:
+        InputError: as many weights as terms, not; a weight not an integer.
 
     >>> Sum(["a", "b"], weights=[2, -1]) <= 3
     Linear(2*a - 1*b <= 3)
@@ -493,7 +526,20 @@ def _simplest(value: object) -> Any:
 
 class Linear(Constraint):
     """`sum(weights[i] * scope[i]) op rhs`, with op one of `==`, `!=`, `<=`,
-    `>=` (FlatZinc's `int_lin_eq`, `int_lin_ne`, `int_lin_le`)."""
+    `>=` (FlatZinc's `int_lin_eq`, `int_lin_ne`, `int_lin_le`).
+
+    Args:
+        variables: the variables (or their names) summed.
+        weights: an integer per variable.
+        op: `"=="`, `"!="`, `"<="` or `">="`.
+        rhs: the integer the sum is compared with.
+
+    Raises:
+        InputError: another comparison, or an empty sum.
+
+    >>> Linear(["a", "b"], [1, 1], "<=", 3).holds({"a": 1, "b": 2})
+    True
+    """
 
     kind = "Sum"
 
@@ -539,7 +585,20 @@ class Linear(Constraint):
 
 class Table(Constraint):
     """The tuple of values of `variables` is one of `tuples` (or, with
-    `forbidden=True`, none of them)."""
+    `forbidden=True`, none of them).
+
+    Args:
+        variables: the variables (or their names), each once.
+        tuples: the allowed rows of values, one per variable each.
+        forbidden: the rows are the forbidden ones instead.
+
+    Raises:
+        InputError: a row of the wrong length or with a value that is not
+            an integer; a variable twice, when the constraint is added.
+
+    >>> Table(["a", "b"], [(0, 1), (1, 0)]).holds({"a": 1, "b": 0})
+    True
+    """
 
     kind = "Table"
 
@@ -593,6 +652,13 @@ MAX_RELATION_TUPLES = 1_000_000
 
 class Relation(Table):
     """Any Python predicate over a small scope, expanded into a `Table` when added.
+
+    Args:
+        variables: the variables (or their names) the predicate is given,
+            in order.
+        predicate: a function of one value per variable, true for the
+            allowed combinations; called on every combination of the
+            variables' domains when the constraint is added.
 
     >>> from csp.model import Model
     >>> m = Model()
@@ -657,6 +723,14 @@ class Compare(Constraint):
     truth value is whether both sides are the same object, so that
     `x in [x, y]` keeps working; with a constant it has none (an
     `InputError`: `x == 1 and y == 2` would silently be `x == 1`).
+
+    Args:
+        left: a variable (or its name).
+        op: `"=="` or `"!="`.
+        right: a variable (or its name) or an integer.
+
+    Raises:
+        InputError: another comparison.
     """
 
     kind = "Compare"

@@ -84,9 +84,11 @@ class Run:
 
     @property
     def complete(self) -> bool:
+        """Whether this backend's search finished: its count is exact."""
         return self.status is Status.COMPLETE
 
     def to_dict(self) -> dict[str, Any]:
+        """This run's figures as plain values (for JSON)."""
         return {
             "backend": self.backend,
             "count": self.count,
@@ -153,6 +155,8 @@ class CrosscheckReport:
         return [run for run in self.runs if run.error is not None]
 
     def to_dict(self) -> dict[str, Any]:
+        """The verdict, every run and the difference as plain values: what
+        `csp crosscheck --json` prints."""
         out: dict[str, Any] = {
             "agree": self.agree,
             "verdict": self.verdict,
@@ -172,6 +176,8 @@ class CrosscheckReport:
         return out
 
     def table(self) -> str:
+        """The runs as an aligned text table (backend, count, status, nodes,
+        time, verdict): what `csp crosscheck` prints."""
         rows = [("backend", "count", "status", "nodes", "time", "agree")]
         for run in self.runs:
             rows.append((

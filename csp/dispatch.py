@@ -42,9 +42,8 @@ from csp.errors import BackendUnavailable, InputError, Refused
 from csp.exactcover import ExactCover
 from csp.logic import Logic
 from csp.model import Assignment, Model
+from csp.problem import Problem
 from csp.result import Result
-
-Problem = Any  # an ExactCover or a Model
 
 
 @dataclass
@@ -147,8 +146,8 @@ def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
         # take are decomposed first; auxiliary variables are dropped on the way back.
         caps = chosen.capabilities if Model in chosen.accepts else LOWERED_KINDS
         source, drop, refused = _decomposed(problem, chosen, caps)
-        if refused is not None:
-            return Plan(chosen, problem, None), refused
+        if refused is not None:  # (a refused plan is dropped: its target is never used)
+            return Plan(chosen, problem, problem), refused
     if isinstance(source, chosen.accepts) and not _lowers_bounds(source, chosen):
         target, decode = source, None
     elif isinstance(source, ExactCover) and _lowers_bounds(source, chosen):
@@ -271,13 +270,13 @@ def _fallbacks(problem: Problem, refused: str) -> list[str]:
 
 def _adapt(problem: Problem, backend: Backend) -> tuple[Problem, str | None]:
     """`problem` (an exact cover, or a model already decomposed) adapted to
-    `backend`, or why it cannot be."""
+    `backend`, and None; or `problem` as it is and why it cannot be."""
     if isinstance(problem, ExactCover):
         if problem.colours and COLOURS not in backend.capabilities:
-            return None, (f"backend {backend.name!r} does not take colours, and this exact "
+            return problem, (f"backend {backend.name!r} does not take colours, and this exact "
                           f"cover has {len(problem.colours)}")
         if problem.bounds and MULTIPLICITIES not in backend.capabilities:
-            return None, (f"backend {backend.name!r} does not take multiplicities, and "
+            return problem, (f"backend {backend.name!r} does not take multiplicities, and "
                           f"this exact cover has bounds on {len(problem.bounds)} items")
     return problem, None
 

@@ -11,6 +11,12 @@ from __future__ import annotations
 class InputError(ValueError):
     """Bad input: a malformed file, an unknown item, an impossible declaration.
 
+    Args:
+        message: what is wrong, naming the item, value or line at fault.
+        line: the line of the input file, when known.
+        token: the value at fault, for a program to read.
+        source: the input file's name, when known.
+
     >>> str(InputError("unknown item 'z'", line=3, token="z", source="queens.xc"))
     "queens.xc: line 3: unknown item 'z'"
     """
@@ -39,7 +45,18 @@ class InputError(ValueError):
         return f"{prefix}: {self.message}" if prefix else self.message
 
     def located(self, *, line: int | None = None, source: str | None = None) -> InputError:
-        """The same error with a line and/or a source file filled in."""
+        """The same error with a line and/or a source file filled in.
+
+        Args:
+            line: the line, if this error has none yet given.
+            source: the file's name, likewise.
+
+        Returns:
+            A new `InputError`; this one is unchanged.
+
+        >>> str(InputError("bad value").located(line=2, source="a.xc"))
+        'a.xc: line 2: bad value'
+        """
         return InputError(
             self.message,
             line=self.line if line is None else line,

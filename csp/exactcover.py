@@ -52,6 +52,24 @@ class ExactCover:
 
     Declaring is linear in the size of the input: items are indexed once and
     options are stored as flat integer lists, ready for the compiled backends.
+
+    Args:
+        primary: the items every solution covers exactly once (or between
+            their `bounds`).
+        secondary: the items covered at most once, or by options that agree
+            on their colour.
+        name: a name shown in reports (a file's name, when read from one).
+        bounds: multiplicities of primary items, as `set_bounds` takes them.
+
+    Raises:
+        InputError: an item named twice, a string given where a list of
+            names is meant, or bounds `set_bounds` refuses.
+
+    >>> xc = ExactCover(["a", "b"], ["x"])
+    >>> xc.add_option(["a", ("x", "red")]), xc.add_option(["b", ("x", "red")])
+    (0, 1)
+    >>> xc.is_solution([0, 1])
+    True
     """
 
     symmetry: Any = None
@@ -217,6 +235,14 @@ class ExactCover:
         = `(a, b)`, or exactly `b` times for `bound` = `b` (Knuth's `a:b|name`
         and `b|name`). `0 <= a <= b` and `b >= 1`.
 
+        Args:
+            item: a primary item's name.
+            bound: `(least, most)`, or one number for exactly that many times.
+
+        Raises:
+            InputError: an unknown or secondary item, or bounds that are not
+                whole numbers with `0 <= least <= most` and `most >= 1`.
+
         >>> xc = ExactCover(["r", "c"], bounds={"r": 2})
         >>> xc.set_bounds("c", (0, 2))
         >>> xc.bounds
@@ -253,8 +279,12 @@ class ExactCover:
             self.bounds[item] = (int(lower), int(upper))
 
     def multiplicities(self) -> tuple[np.ndarray, np.ndarray]:
-        """The least and most number of times each primary item must be covered
-        (int32 arrays of `n_primary`, ones where no bounds were given)."""
+        """The least and most number of times each primary item must be covered.
+
+        Returns:
+            `(least, most)`: two int32 arrays of `n_primary` entries, ones
+            where no bounds were given.
+        """
         lower = np.ones(self.n_primary, dtype=np.int32)
         upper = np.ones(self.n_primary, dtype=np.int32)
         for item, (a, b) in self.bounds.items():
@@ -267,8 +297,18 @@ class ExactCover:
     def add_option(self, items: Iterable[Item], data: Any = None) -> int:
         """Add an option covering `items`; return its index.
 
-        An entry is an item name, or `(name, colour)` for a secondary item
-        (`(name, None)` leaves it uncoloured).
+        Args:
+            items: the option's entries: an item name, or `(name, colour)`
+                for a secondary item (`(name, None)` leaves it uncoloured).
+            data: any payload kept with the option (`ExactCover.data`), for
+                decoding a solution.
+
+        Returns:
+            The option's index, from 0 in the order of declaration.
+
+        Raises:
+            InputError: an unknown item, an item twice in the option, a
+                colour on a primary item, or no primary item at all.
         """
         refuse_string(items, f"the items of option {self.n_options}")
         codes, colours = self._encode(items)
@@ -340,6 +380,25 @@ class ExactCover:
         never reads). The same checks as `add_option`, vectorised (`check=False`
         skips them, and the check that item names are distinct, for arrays and
         names valid by construction).
+
+        Args:
+            primary: the primary items' names.
+            secondary: the secondary items' names.
+            indptr: `n_options + 1` offsets into `indices`.
+            indices: the items of every option, one after the other.
+            colours: one colour code per entry of `indices`, or None.
+            colour_names: the colours the codes 1, 2, ... stand for.
+            data: the options' payloads, or a function that returns them.
+            name: a name shown in reports.
+            check: check the arrays and names (the default).
+
+        Returns:
+            The exact cover, its options held as the arrays given.
+
+        Raises:
+            InputError: when `check` is on, arrays of the wrong shape, an
+                index out of range, an item twice in an option, a colour on
+                a primary item, or an option without a primary item.
 
         >>> xc = ExactCover.from_arrays(["a", "b"], ["x"], [0, 2, 4, 5], [0, 2, 1, 2, 1],
         ...                             [0, 1, 0, 1, 0], colour_names=["red"])
@@ -433,14 +492,29 @@ class ExactCover:
         return code
 
     def items_name(self, code: int) -> Item:
-        """The name of item number `code` (primary items first)."""
+        """The name of item number `code` (primary items first, from 0).
+
+        >>> ExactCover(["a"], ["x"]).items_name(1)
+        'x'
+        """
         n_primary = len(self.primary)
         return self.primary[code] if code < n_primary else self.secondary[code - n_primary]
 
     # -- reading options back ----------------------------------------------------
 
     def option(self, k: int) -> list[tuple[Item, Hashable]]:
-        """Option `k` as a list of `(item name, colour or None)`."""
+        """Option `k` as a list of `(item name, colour or None)`.
+
+        Args:
+            k: an option's index.
+
+        Returns:
+            Its entries, in the order they were given.
+
+        >>> xc = ExactCover(["a"], ["x"])
+        >>> xc.option(xc.add_option(["a", ("x", 1)]))
+        [('a', None), ('x', 1)]
+        """
         start, items, colours = self._entries()
         lo, hi = start[k], start[k + 1]
         return [
@@ -474,6 +548,18 @@ class ExactCover:
         """What is wrong with `solution` (a collection of option indices); [] if valid.
 
         A pure-Python oracle, independent of every backend.
+
+        Args:
+            solution: the indices of the chosen options.
+
+        Returns:
+            One sentence per fault (an option chosen twice, an item covered
+            twice or not at all, colours that disagree); empty if valid.
+
+        >>> xc = ExactCover(["a", "b"])
+        >>> _ = xc.add_option(["a"]), xc.add_option(["a", "b"])
+        >>> xc.check([0])
+        ['primary item b is not covered']
         """
         problems: list[str] = []
         chosen = list(solution)
@@ -524,6 +610,7 @@ class ExactCover:
         return problems
 
     def is_solution(self, solution: Iterable[int]) -> bool:
+        """Whether `solution` (option indices) is a solution: `check` finds nothing."""
         return not self.check(solution)
 
     # -- Knuth's text format (csp.io.knuth) --------------------------------------
@@ -533,6 +620,18 @@ class ExactCover:
                   warn: Callable[[str], None] | None = None) -> ExactCover:
         """Read Knuth's format: `csp.io.knuth.parse`.
 
+        Args:
+            text: the problem's text: the item line, then one option a line.
+            source: the file's name, for error messages.
+            warn: called with a message for each option dropped because it
+                covers no primary item (as Knuth's programs drop it).
+
+        Returns:
+            The exact cover.
+
+        Raises:
+            InputError: a line that is not Knuth's format, naming it.
+
         >>> ExactCover.from_text("a b | x\\na x:0\\nb x:0\\n").option_text(1)
         'b x:0'
         """
@@ -541,11 +640,30 @@ class ExactCover:
     @classmethod
     def read(cls, path: str | os.PathLike[str],
              warn: Callable[[str], None] | None = None) -> ExactCover:
-        """Read a file in Knuth's format: `csp.io.knuth.read`."""
+        """Read a file in Knuth's format: `csp.io.knuth.read`.
+
+        Args:
+            path: the file (`.xc`, `.dlx`; `.gz`, `.bz2` and `.xz` are
+                decompressed).
+            warn: as in `from_text`.
+
+        Returns:
+            The exact cover, named after the file.
+
+        Raises:
+            InputError: a file that cannot be read, or is not Knuth's format.
+        """
         return knuth.read(path, cls, warn=warn)
 
     def to_text(self) -> str:
-        """This problem in Knuth's format: `csp.io.knuth.format`."""
+        """This problem in Knuth's format: `csp.io.knuth.format`.
+
+        >>> xc = ExactCover(["a"], ["x"])
+        >>> _ = xc.add_option(["a", ("x", 1)])
+        >>> print(xc.to_text(), end="")
+        a | x
+        a x:1
+        """
         return knuth.format(self)
 
     def write(self, path: str | os.PathLike[str]) -> None:

@@ -190,7 +190,16 @@ class Times(Function):
 class Div(Function):
     """`x // y` (Python's floor division), or `Div(x, y, rounding="zero")`,
     the field's division (MiniZinc's `div`, XCSP3's `div`) which rounds
-    towards zero. The divisor's domain must not hold 0."""
+    towards zero. The divisor's domain must not hold 0.
+
+    Args:
+        dividend: a variable, name, expression or int.
+        divisor: likewise.
+        rounding: `"floor"` (Python's) or `"zero"` (the field's).
+
+    Raises:
+        InputError: another rounding.
+    """
 
     kind = "Div"
     symbol = "//"
@@ -222,7 +231,17 @@ class Div(Function):
 class Mod(Function):
     """`x % y` (Python's: the sign of the divisor), or `Mod(x, y,
     rounding="zero")`, the field's remainder (the sign of the dividend, as
-    MiniZinc's `mod` and XCSP3's `mod`). The divisor's domain must not hold 0."""
+    MiniZinc's `mod` and XCSP3's `mod`). The divisor's domain must not hold 0.
+
+    Args:
+        dividend: the number divided, as `Div` takes it.
+        divisor: the number it is divided by.
+        rounding: `"floor"` (the remainder has the divisor's sign) or
+            `"zero"` (the dividend's); anything else is an `InputError`.
+
+    >>> Mod("x", 3, rounding="zero")
+    (x mod 3)
+    """
 
     kind = "Mod"
     symbol = "%"
@@ -252,7 +271,11 @@ class Mod(Function):
 
 
 class Abs(Function):
-    """`Abs(x)` or `abs(x)`: the absolute value of an expression."""
+    """`Abs(x)` or `abs(x)`: the absolute value of an expression.
+
+    Args:
+        x: a variable, name or expression.
+    """
 
     kind = "Abs"
     symbol = "abs"
@@ -322,6 +345,10 @@ class Element(Function):
     satisfies no comparison of it (the field's relational semantics). An index
     that can never be in range is an `InputError`.
 
+    Args:
+        array: ints, variables (or names) or expressions.
+        index: a variable, name or expression: the 0-based position.
+
     >>> Element([10, 20, 30], "i") == "v"
     Element([10, 20, 30], i) == v
     """
@@ -374,6 +401,10 @@ class Element(Function):
 class Count(Function):
     """`Count(vars, value)`: how many of the expressions equal `value` (an
     int or a variable).
+
+    Args:
+        items: variables, names or expressions.
+        value: the value counted: an int, a variable or a name.
 
     >>> Count(["a", "b", "c"], 2) >= 1
     Count([a, b, c], 2) >= 1

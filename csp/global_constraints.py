@@ -58,7 +58,15 @@ class AllEqual(_OverVariables):
 class AllDifferentExcept(_OverVariables):
     """The variables take pairwise different values, but for the values of
     `values`, which may repeat (XCSP3's allDifferent with except, CPMpy's
-    `AllDifferentExceptN`; `values=[0]` is MiniZinc's `alldifferent_except_0`)."""
+    `AllDifferentExceptN`; `values=[0]` is MiniZinc's `alldifferent_except_0`).
+
+    Args:
+        variables: the variables (or their names).
+        values: the values that may repeat.
+
+    >>> AllDifferentExcept(["a", "b", "c"], [0]).holds({"a": 0, "b": 0, "c": 1})
+    True
+    """
 
     kind = "AllDifferentExcept"
 
@@ -76,7 +84,15 @@ class AllDifferentExcept(_OverVariables):
 
 
 class Increasing(_OverVariables):
-    """Each variable is at most (with `strict=True`: less than) the next."""
+    """Each variable is at most (with `strict=True`: less than) the next.
+
+    Args:
+        variables: the variables (or their names), in order.
+        strict: each is less than the next, not only at most it.
+
+    >>> Increasing(["a", "b"], strict=True).holds({"a": 1, "b": 1})
+    False
+    """
 
     kind = "Increasing"
 
@@ -110,7 +126,15 @@ class Decreasing(Increasing):
 class LexLess(Constraint):
     """The tuple `a` comes strictly before `b` in lexicographic order
     (`LexLessEq`: or equals it). Both have the same length; a variable may
-    appear in both."""
+    appear in both.
+
+    Args:
+        a: the first tuple's variables (or names).
+        b: the second tuple's, as many.
+
+    Raises:
+        InputError: tuples of different lengths.
+    """
 
     kind = "Lex"
     strict = True
@@ -148,7 +172,20 @@ class LexLessEq(LexLess):
 class GlobalCardinality(_OverVariables):
     """`counts[i]` (an int or a variable) of the variables take `values[i]`
     (MiniZinc's `global_cardinality`, XCSP3's `cardinality`). With
-    `closed=True` no variable takes a value outside `values`."""
+    `closed=True` no variable takes a value outside `values`.
+
+    Args:
+        variables: the variables (or their names) counted.
+        values: the values counted, each once.
+        counts: per value, how many variables take it (an int or a variable).
+        closed: no variable takes a value outside `values`.
+
+    Raises:
+        InputError: as many counts as values, not; a value twice.
+
+    >>> GlobalCardinality(["a", "b", "c"], [1, 2], [2, 1]).holds({"a": 1, "b": 2, "c": 1})
+    True
+    """
 
     kind = "GlobalCardinality"
 
@@ -204,6 +241,19 @@ class Regular(_OverVariables):
 
     Every state `start` and `accepting` name must appear in a transition
     (unless there are no variables): an unknown one is an `InputError`.
+
+    Args:
+        variables: the variables (or their names), the word's letters in order.
+        transitions: `(state, symbol, state)` triples.
+        start: the initial state.
+        accepting: the accepting states.
+
+    Raises:
+        InputError: a transition that is not a triple, or an unknown state.
+
+    >>> ab = [("s", 0, "t"), ("t", 1, "s")]  # 0 1 0 1 ...
+    >>> Regular(["a", "b"], ab, "s", ["s"]).holds({"a": 0, "b": 1})
+    True
     """
 
     kind = "Regular"
@@ -290,7 +340,15 @@ class Circuit(_OverVariables):
 class Inverse(Constraint):
     """`f[i] == j` exactly when `g[j] == i` (0-based; `f` and `g` as long):
     two permutations, each the other's inverse (MiniZinc's `inverse`, XCSP3's
-    `channel`). A value outside 0..n-1 in a domain is an `InputError`."""
+    `channel`). A value outside 0..n-1 in a domain is an `InputError`.
+
+    Args:
+        f: the first array's variables (or names).
+        g: the second's, as many.
+
+    Raises:
+        InputError: arrays of different lengths.
+    """
 
     kind = "Inverse"
 
@@ -329,7 +387,18 @@ class Connected(_OverVariables):
     """The nodes whose boolean variable is 1 form a connected subgraph of the
     graph whose `edges` are pairs of positions in `variables` (no node, or
     one, is connected). `csp.grid` gives the edges of a grid's cells
-    (hitori's and nurikabe's unshaded cells)."""
+    (hitori's and nurikabe's unshaded cells).
+
+    Args:
+        variables: one boolean variable (or name) per node.
+        edges: pairs of positions in `variables`.
+
+    Raises:
+        InputError: an edge that is not a pair of positions.
+
+    >>> Connected(["a", "b", "c"], [(0, 1), (1, 2)]).holds({"a": 1, "b": 0, "c": 1})
+    False
+    """
 
     kind = "Connected"
 

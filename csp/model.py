@@ -170,6 +170,7 @@ class Assignment(dict):
         return super().__getitem__(_key(key))
 
     def get(self, key: Hashable, default: Any = None) -> Any:
+        """The value of variable `key` (a name or a `Variable`), else `default`."""
         return super().get(_key(key), default)
 
     def __contains__(self, key: object) -> bool:
@@ -200,7 +201,18 @@ def _key(key: Any) -> Hashable:
 
 
 class Model:
-    """Variables with finite integer domains, and constraints over them."""
+    """Variables with finite integer domains, and constraints over them.
+
+    Args:
+        name: a name shown in reports.
+
+    >>> m = Model("pair")
+    >>> x, y = m.vars("xy", range(3))
+    >>> _ = m.add(x + y == 3)
+    >>> _ = m.add(x < y)
+    >>> m.is_solution({"x": 1, "y": 2}), m.is_solution({"x": 2, "y": 1})
+    (True, False)
+    """
 
     symmetry: Any = None
     """The problem's symmetry group (a `csp.symmetry.Group`), once declared:
@@ -220,7 +232,22 @@ class Model:
         """Declare a variable; `domain` is any finite iterable of ints, each
         fitting in a signed 64-bit int. An empty one is allowed on purpose
         (every backend then reports 0 solutions, COMPLETE): a puzzle whose
-        clues leave a cell no value is unsolvable, not malformed."""
+        clues leave a cell no value is unsolvable, not malformed.
+
+        Args:
+            name: any hashable name, not already a variable of this model.
+            domain: the values it may take.
+
+        Returns:
+            The variable, to build constraints with (`x + y == 3`).
+
+        Raises:
+            InputError: a name unhashable or declared twice, or a value
+                that is not a whole number.
+
+        >>> Model().var("x", [3, 1, 2, 1]).domain
+        (1, 2, 3)
+        """
         try:
             hash(name)
         except TypeError:
@@ -244,6 +271,12 @@ class Model:
         and `m.add(b == (x + y <= 3))` makes it true exactly when the
         constraint holds (reification).
 
+        Args:
+            name: as in `var`.
+
+        Returns:
+            The variable, of domain (0, 1).
+
         >>> m = Model()
         >>> b, x = m.bool("b"), m.var("x", range(4))
         >>> _ = m.add(b == (x >= 2))
@@ -254,7 +287,18 @@ class Model:
 
     def vars(self, names: Iterable[Hashable], domain: Iterable[int]) -> list[Variable]:
         """Declare several variables sharing one domain (`m.vars("abc", ...)`
-        names them a, b and c: here a string is a deliberate shorthand)."""
+        names them a, b and c: here a string is a deliberate shorthand).
+
+        Args:
+            names: the variables' names.
+            domain: the values each may take.
+
+        Returns:
+            The variables, in the order of `names`.
+
+        Raises:
+            InputError: as `var` does.
+        """
         values = list(domain)
         return [self.var(name, values) for name in names]
 
@@ -263,6 +307,16 @@ class Model:
 
         A constraint object is added to one model, once: its scope is
         resolved against this model, so sharing it would tie two models.
+
+        Args:
+            constraint: a `Constraint` (`x != y`, `AllDifferent([...])`, ...).
+
+        Returns:
+            The same constraint, now this model's.
+
+        Raises:
+            InputError: not a constraint, one already in a model, or one
+                over a variable of another model or none at all.
         """
         if not isinstance(constraint, Constraint):
             raise InputError(f"{constraint!r} is not a constraint")
@@ -294,12 +348,23 @@ class Model:
         return ref
 
     def domain(self, name: Hashable) -> tuple[int, ...]:
+        """The domain of variable `name`: its values, sorted."""
         return self.variables[name].domain
 
     def check(self, assignment: Mapping[Hashable, int]) -> list[Constraint]:
         """The constraints that `assignment` violates. It must give every
         variable a value: a partial one is an `InputError` naming the missing
         variables (`problems` says everything wrong, domains included).
+
+        Args:
+            assignment: a value for every variable, by name.
+
+        Returns:
+            The constraints that do not hold; empty if none.
+
+        Raises:
+            InputError: a variable without a value, an unknown name, or a
+                value that is not an integer.
 
         >>> m = Model()
         >>> _ = m.add(m.var("a", [1, 2]) != m.var("b", [1, 2]))
@@ -323,7 +388,20 @@ class Model:
         return [c for c in self.constraints if not c.holds(assignment)]
 
     def problems(self, assignment: Mapping[Hashable, int]) -> list[str]:
-        """Everything wrong with `assignment`, as sentences; [] if it is a solution."""
+        """Everything wrong with `assignment`, as sentences; [] if it is a solution.
+
+        Args:
+            assignment: values by variable name (missing ones are reported).
+
+        Returns:
+            A sentence per missing, unknown or out-of-domain variable; else
+            one per violated constraint.
+
+        >>> m = Model()
+        >>> _ = m.add(m.var("a", [1, 2]) != m.var("b", [1, 2]))
+        >>> m.problems({"a": 1, "b": 1}), m.problems({"a": 3, "b": 1})
+        (['violates (a != b)'], ["'a' = 3 is outside its domain"])
+        """
         found = []
         for name, variable in self.variables.items():
             if name not in assignment:
@@ -337,4 +415,5 @@ class Model:
         return [f"violates {c.describe()}" for c in self.check(assignment)]
 
     def is_solution(self, assignment: Mapping[Hashable, int]) -> builtins.bool:
+        """Whether `assignment` is a solution: `problems` finds nothing."""
         return not self.problems(assignment)

@@ -46,11 +46,22 @@ class Stats:
         return replace(self, extra=dict(self.extra))
 
     def to_dict(self) -> dict[str, Any]:
+        """The figures measured (None ones left out) and the backend's
+        `extra` ones, in one dict: what `--json` prints.
+
+        >>> Stats(nodes=12, extra={"restarts": 2}).to_dict()
+        {'solutions': 0, 'nodes': 12, 'time': 0.0, 'restarts': 2}
+        """
         out = {k: v for k, v in asdict(self).items() if k != "extra" and v is not None}
         out.update(self.extra)
         return out
 
     def summary(self) -> str:
+        """The figures on one line, `name=value` (the nested ones left out).
+
+        >>> Stats(solutions=1, nodes=12, time=0.5).summary()
+        'solutions=1 nodes=12 time=0.500s'
+        """
         # nested figures (per worker, say) are for --json, not for one line
         parts = [f"{k}={_fmt(v)}" for k, v in self.to_dict().items()
                  if not isinstance(v, (dict, list))]
@@ -79,9 +90,12 @@ class Result:
 
     @property
     def complete(self) -> bool:
+        """Whether the search finished: `count` is exact."""
         return self.status is Status.COMPLETE
 
     def to_dict(self) -> dict[str, Any]:
+        """Count, status, backend and statistics as plain values (for JSON);
+        the solution is left out."""
         return {
             "count": self.count,
             "status": self.status.value,

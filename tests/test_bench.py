@@ -321,13 +321,13 @@ def test_bench_dlx_engines_exits_1_on_a_wrong_count(monkeypatch, shared_data) ->
 
 
 def test_quiet_counts_a_reaped_child_as_ours_not_as_others() -> None:
-    # bench/quiet.py: the other processes' CPU is every CPU's busy time less
+    # csp.bench.quiet: the other processes' CPU is every CPU's busy time less
     # this process's and its reaped children's. A child burning 0.3 CPU
     # seconds, reaped within the block, is ours: it shows in both sums.
     import subprocess
     import sys
 
-    quiet = _script("quiet")
+    from csp.bench import quiet
     burn = "import time\nwhile time.process_time() < 0.3:\n    pass\n"
     busy, ours = quiet._busy(), quiet._ours()
     with quiet.Others() as others:

@@ -9,30 +9,28 @@ Instances (Knuth's format, with `a:b|name` bounds): tests/data/xc's 4x4 rooks
 and column, at most two on each diagonal" on n x n boards, n = 5..8 (92,
 1097, 19448, 477136: DLX3's counts, which every run must match).
 
-Columns: `dlx` counting in-process (median of N warm runs), its nodes; `csp xc
---count` as a whole process (median of N after one that fills the caches);
-DLX3 as a whole process (median of N) and its nodes, when `--knuth` names a
-folder holding `dlx3` (without it, or without the program, those columns say
-"not built"). DLX3 counts the root of the search tree as a node, `dlx` does
-not: equal trees show as DLX3 = dlx + 1.
+Columns: `dlx` counting in-process (wall seconds of `csp.count`, median of N
+warm runs: `csp.bench.measure.median`), its nodes; `csp xc --count` as a
+whole process (median of N after one that fills the caches:
+`csp.bench.processes.series`); DLX3 as a whole process (the same) and its
+nodes, when `--knuth` names a folder holding `dlx3` (without it, or without
+the program, those columns say "not built"). DLX3 counts the root of the
+search tree as a node, `dlx` does not: equal trees show as DLX3 = dlx + 1.
 
 Writes DIR/mcc.md (and prints it); exits 1 if any count is wrong.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from csp import ExactCover, count
+from csp.bench.measure import median
+from csp.bench.processes import Command, csp_program, series
+from csp.bench.script import Report, arguments
 from csp.testing import two_queens_cover
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "xc"
@@ -51,60 +49,39 @@ def instances(folder: Path) -> dict[str, Path]:
     return paths
 
 
-def median_time(command: list[str], stdin: Path | None, repeat: int) -> tuple[float, str]:
-    times, err = [], ""
-    for run in range(repeat + 1):
-        with open(stdin or os.devnull) as handle:
-            start = time.perf_counter()
-            done = subprocess.run(command, stdin=handle, capture_output=True, text=True,
-                                  check=False)
-            elapsed = time.perf_counter() - start
-        err = done.stderr + done.stdout
-        if run:  # the first fills the caches
-            times.append(elapsed)
-    return statistics.median(times), err
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--knuth", type=Path, help="the folder of build.sh's programs")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=Path("bench-out"))
+    parser = arguments(__doc__, repeat=3, out="dir", knuth=True)
     args = parser.parse_args()
     dlx3 = args.knuth / "dlx3" if args.knuth else None
     if dlx3 is not None and not dlx3.exists():
         print(f"{dlx3}: not built (see bench/knuth/build.sh); DLX3 columns skipped")
         dlx3 = None
-    csp_command = shutil.which("csp") or str(Path(sys.executable).with_name("csp"))
-    rows = ["| instance | count | dlx in-process | dlx nodes | `csp xc --count` | DLX3 process "
-            "| DLX3 nodes | DLX3 / dlx in-process |", "|---|---|---|---|---|---|---|---|"]
+    report = Report()
+    report.table(["instance", "count", "dlx in-process", "dlx nodes", "`csp xc --count`",
+                  "DLX3 process", "DLX3 nodes", "DLX3 / dlx in-process"])
     wrong = False
     with tempfile.TemporaryDirectory() as folder:
         for name, path in instances(Path(folder)).items():
             xc = ExactCover.read(path)
             count(xc, "dlx")  # compile or load the kernel
-            runs = []
-            for _ in range(args.repeat):
-                result = count(xc, "dlx")
-                runs.append(result.stats.time)
-            inside = statistics.median(runs)
+            inside, result = median(lambda xc=xc: count(xc, "dlx"), args.repeat, "wall")
             wrong |= result.count != KNOWN[name]
-            whole, _ = median_time([csp_command, "xc", str(path), "--count"], None, args.repeat)
+            whole = series(Command([csp_program(), "xc", str(path), "--count"]), args.repeat,
+                           accept=None).wall
             knuth = ["not built", "-", "-"]
             if dlx3 is not None:
-                seconds, err = median_time([str(dlx3)], path, args.repeat)
-                found = re.search(r"Altogether (\d+) solution.* (\d+) nodes", err)
-                if found is None or int(found[1]) != KNOWN[name]:
+                runs = series(Command([str(dlx3)], stdin=path), args.repeat, accept=None)
+                last = runs.every[-1]
+                found = re.search(r"Altogether (\d+) solution.* (\d+) nodes",
+                                  last.stderr + last.stdout)
+                if found is None or int(found[1]) != KNOWN[name] or runs.wall is None:
                     wrong = True
                     knuth = ["FAILURE: WRONG", "-", "-"]
                 else:
-                    knuth = [f"{seconds:.3f} s", found[2], f"{seconds / inside:.2f}"]
-            rows.append(f"| {name} | {result.count} | {inside:.4f} s | {result.stats.nodes} | "
-                        f"{whole:.3f} s | " + " | ".join(knuth) + " |")
-    text = "\n".join(rows) + "\n"
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "mcc.md").write_text(text)
-    print(text, end="")
+                    knuth = [f"{runs.wall:.3f} s", found[2], f"{runs.wall / inside:.2f}"]
+            report.row([name, result.count, f"{inside:.4f} s", result.stats.nodes,
+                        f"{whole:.3f} s", *knuth])
+    report.write(args.out / "mcc.md")
     if wrong:
         print("FAILURE: WRONG count")
     return 1 if wrong else 0

@@ -9,27 +9,28 @@ last two clues (74,568), 5x5 word squares over 96 words (38,778). Each is
 written in Knuth's format (`xc.to_text()`) for SSXCC. Columns: the C kernel
 counting in-process (CPU seconds, median of N warm counts), the numba kernel
 the same way, SSXCC as a whole process (user + system CPU seconds of the
-child, median of N), each one's nodes, and the ratios C/SSXCC and
-numba/C (< 1: csp faster than SSXCC). Runs alternate C, numba, SSXCC in each
-repetition, so that a change of load hits all three. Exits 1 if a count is wrong.
+child: `csp.bench.processes.run`, median of N), each one's nodes, and the
+ratios C/SSXCC and numba/C (< 1: csp faster than SSXCC). The three run in
+turn in each repetition, the order reversed every other one
+(`csp.bench.measure.rounds`), so that a change of load hits all three.
+Exits 1 if a count is wrong.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 from csp import ExactCover
 from csp.backends.dlx import DLXBackend
 from csp.bench import instances
+from csp.bench.measure import header, rounds, timed
+from csp.bench.processes import Command, run
+from csp.bench.script import Report, arguments
 from csp.problems import sudoku
 
 PLATINUM_BLONDE = (".......12........3..23..4....18....5.6..7.8......."
@@ -56,27 +57,22 @@ def chosen() -> list[tuple[str, ExactCover, int]]:
 
 
 def in_process(backend: DLXBackend, problem: ExactCover) -> tuple[float, int, int]:
-    started = time.process_time()
-    result = backend.count(problem)
-    return time.process_time() - started, result.count, result.stats.nodes or 0
+    """CPU seconds, count and nodes of one count in this process."""
+    seconds, result = timed(lambda: backend.count(problem), "cpu")
+    return seconds, result.count, result.stats.nodes or 0
 
 
 def ssxcc(program: Path, path: Path) -> tuple[float, int, int]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with path.open() as handle:
-        done = subprocess.run([str(program)], stdin=handle, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    """The child's CPU seconds, count and nodes of SSXCC counting `path`."""
+    done = run(Command([str(program)], stdin=path))
     found = re.search(r"Altogether (\d+) solution.* (\d+) nodes", done.stderr)
     if found is None:
         raise RuntimeError(f"{program}: no summary line in {done.stderr[-300:]!r}")
-    return seconds, int(found[1]), int(found[2])
+    return done.cpu, int(found[1]), int(found[2])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--knuth", type=Path, help="the folder of build.sh's programs")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = arguments(__doc__, repeat=3, knuth=True)
     args = parser.parse_args(argv)
     program = args.knuth / "ssxcc" if args.knuth else None
     if program is None or not program.is_file():
@@ -85,32 +81,32 @@ def main(argv: list[str] | None = None) -> int:
     c, numba = DLXBackend("cells"), DLXBackend("cells-numba")
     if c.solutions(ExactCover(["a"])).kernel is numba.solutions(ExactCover(["a"])).kernel:
         print("the C kernel is not built here (csp.backends.dlx._cells): both columns are numba")
-    load = os.getloadavg()[0]
-    print(f"# load average {load:.2f} at the start; CPU seconds, median of {args.repeat}\n")
-    print("| instance | count | C s | numba s | SSXCC s | C nodes | SSXCC nodes | C/SSXCC "
-          "| numba/C |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    report = Report()
+    report(f"# {header(f'CPU seconds, median of {args.repeat}')}", "")
+    report.table(["instance", "count", "C s", "numba s", "SSXCC s", "C nodes", "SSXCC nodes",
+                  "C/SSXCC", "numba/C"])
     wrong = False
     with tempfile.TemporaryDirectory() as scratch:
         for name, problem, expected in chosen():
             path = Path(scratch) / f"{name}.dlx"
             path.write_text(problem.to_text())
             in_process(c, problem), in_process(numba, problem)  # warm up: load, compile
-            times: dict[str, list[float]] = {"c": [], "numba": [], "ssxcc": []}
-            nodes = {}
-            for _ in range(args.repeat):
-                runs = [("c", in_process(c, problem)), ("numba", in_process(numba, problem))]
-                if program is not None:
-                    runs.append(("ssxcc", ssxcc(program, path)))
-                for key, (seconds, count, nodes[key]) in runs:
-                    times[key].append(seconds)
+            calls: dict[str, Callable[[], tuple[float, int, int]]] = {
+                "c": lambda p=problem: in_process(c, p),
+                "numba": lambda p=problem: in_process(numba, p)}
+            if program is not None:
+                calls["ssxcc"] = lambda prog=program, p=path: ssxcc(prog, p)
+            seen = rounds(calls, args.repeat)
+            med, nodes = {"ssxcc": float("nan")}, {}
+            for key, runs in seen.items():
+                med[key] = statistics.median(seconds for _, (seconds, _, _) in runs)
+                for _, (_, count, nodes[key]) in runs:
                     if count != expected:
                         print(f"{name}: {key} counted {count}, expected {expected}")
                         wrong = True
-            med = {k: statistics.median(v) if v else float("nan") for k, v in times.items()}
-            print(f"| {name} | {expected:,} | {med['c']:.3f} | {med['numba']:.3f} | "
-                  f"{med['ssxcc']:.3f} | {nodes['c']:,} | {nodes.get('ssxcc', 0):,} | "
-                  f"{med['c'] / med['ssxcc']:.2f} | {med['numba'] / med['c']:.2f} |", flush=True)
+            report.row([name, f"{expected:,}", f"{med['c']:.3f}", f"{med['numba']:.3f}",
+                        f"{med['ssxcc']:.3f}", f"{nodes['c']:,}", f"{nodes.get('ssxcc', 0):,}",
+                        f"{med['c'] / med['ssxcc']:.2f}", f"{med['numba'] / med['c']:.2f}"])
     return 1 if wrong else 0
 
 

@@ -144,6 +144,20 @@ def queens(n: int) -> Instance:
                     "OEIS A000170" if n in A000170 else "nqueens/nqueens.json", {"n": n})
 
 
+def queens_text(n: int) -> str:
+    """N queens in Knuth's format, written by hand (rows `r`, columns `c`
+    primary; diagonals `a`, `b` secondary): the file the whole-process
+    benchmarks give `csp xc --count`, and Knuth's programs.
+
+    >>> queens_text(4).splitlines()[:2]
+    ['r0 r1 r2 r3 c0 c1 c2 c3 | a0 a1 a2 a3 a4 a5 a6 b0 b1 b2 b3 b4 b5 b6', 'r0 c0 a0 b3']
+    """
+    lines = [" ".join([f"r{i}" for i in range(n)] + [f"c{i}" for i in range(n)] + ["|"]
+                      + [f"a{i}" for i in range(2 * n - 1)] + [f"b{i}" for i in range(2 * n - 1)])]
+    lines += [f"r{r} c{c} a{r + c} b{r - c + n - 1}" for r in range(n) for c in range(n)]
+    return "\n".join(lines) + "\n"
+
+
 # -- pentominoes ---------------------------------------------------------------------
 
 

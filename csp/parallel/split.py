@@ -138,6 +138,7 @@ class ValueSplitter(Splitter):
 
     def children(self, key: Key) -> list[Key] | None:
         model = self.plan.target
+        assert isinstance(model, Model)
         fixed = {key[i] for i in range(0, len(key), 2)}
         # The variable with the fewest values, as a search would branch; givens
         # (a single value) are no branch.
@@ -150,7 +151,9 @@ class ValueSplitter(Splitter):
         return [key + (number, value) for value in model.variables[self.names[number]].domain]
 
     def count(self, key: Key, time_limit: float | None) -> Result:
-        restricted = restrict(self.plan.target, self._fixed(key))
+        model = self.plan.target
+        assert isinstance(model, Model)
+        restricted = restrict(model, self._fixed(key))
         return dispatch.prepare(restricted, self.plan.backend).count(time_limit=time_limit)
 
 
@@ -181,7 +184,9 @@ class CoverSplitter(Splitter):
                    for item, colour in self.entries[k].items())
 
     def children(self, key: Key) -> list[Key] | None:
-        if self.plan.target.bounds:
+        xc = self.plan.target
+        assert isinstance(xc, ExactCover)
+        if xc.bounds:
             return None  # a cover with multiplicities is counted whole
         taken: dict[int, int] = {}
         for k in key:
@@ -194,7 +199,9 @@ class CoverSplitter(Splitter):
         return [key + (k,) for k in options[item]]
 
     def count(self, key: Key, time_limit: float | None) -> Result:
-        return dispatch.prepare(forced(self.plan.target, key),
+        xc = self.plan.target
+        assert isinstance(xc, ExactCover)
+        return dispatch.prepare(forced(xc, key),
                                 self.plan.backend).count(time_limit=time_limit)
 
 

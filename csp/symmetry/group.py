@@ -42,6 +42,27 @@ class Group:
     which lets the dlx pruning settle comparisons near the root (on 8x8
     pentominoes it cuts the nodes eightfold where `"index"` cuts a fifth). A
     Model's pairs are ranked by number either way.
+
+    Args:
+        problem: the `ExactCover` or `Model` whose solutions it permutes.
+        generators: permutations of its points (options, or a model's
+            `(variable, value)` pairs), as sequences or mappings.
+        rank: the points' order for comparisons: `"search"` (default),
+            `"index"`, or a rank per point.
+        validate: check that each generator maps the problem onto itself.
+
+    Raises:
+        InputError: a generator that is not a permutation of the points, or
+            (with `validate`) does not map the problem onto itself.
+        TypeError: a problem that is neither an `ExactCover` nor a `Model`.
+
+    >>> from csp.model import Model
+    >>> m = Model()
+    >>> _ = m.add(m.var("a", [0, 1]) != m.var("b", [0, 1]))
+    >>> swap = {("a", v): ("b", v) for v in (0, 1)} | {("b", v): ("a", v) for v in (0, 1)}
+    >>> group = Group(m, [swap])
+    >>> len(group.elements), group.orbit({"a": 0, "b": 1})
+    (2, [{'a': 0, 'b': 1}, {'a': 1, 'b': 0}])
     """
 
     def __init__(
@@ -105,12 +126,27 @@ class Group:
     # -- solutions -------------------------------------------------------------------
 
     def image(self, solution: Any, element: int) -> Any:
-        """The image of `solution` under the group's element number `element`."""
+        """The image of `solution` under the group's element number `element`.
+
+        Args:
+            solution: option indices (an exact cover) or an assignment (a model).
+            element: an index into `elements`.
+
+        Returns:
+            The image, in the form `solution` was given.
+        """
         points = self.points.encode(solution)
         return self.points.decode(self.elements[element][points])
 
     def orbit(self, solution: Any) -> list[Any]:
-        """The distinct images of `solution`, canonical first."""
+        """The distinct images of `solution`, canonical first.
+
+        Args:
+            solution: option indices (an exact cover) or an assignment (a model).
+
+        Returns:
+            Its orbit: each image once, in lexicographic order.
+        """
         keys = self._images(self.points.encode(solution))
         seen: dict[tuple[int, ...], None] = {}
         for row in sorted(map(tuple, keys.tolist())):
@@ -118,13 +154,27 @@ class Group:
         return [self.points.decode(self._by_rank[list(row)]) for row in seen]
 
     def canonical(self, solution: Any) -> Any:
-        """The lexicographically least image of `solution`."""
+        """The lexicographically least image of `solution`.
+
+        Args:
+            solution: option indices (an exact cover) or an assignment (a model).
+
+        Returns:
+            The orbit's representative every member of it maps to.
+        """
         keys = self._images(self.points.encode(solution))
         least = min(map(tuple, keys.tolist()))
         return self.points.decode(self._by_rank[list(least)])
 
     def is_canonical(self, solution: Any) -> bool:
-        """Whether no image of `solution` is lexicographically smaller."""
+        """Whether no image of `solution` is lexicographically smaller.
+
+        Args:
+            solution: option indices (an exact cover) or an assignment (a model).
+
+        Returns:
+            True for exactly one solution of each orbit.
+        """
         return self._is_canonical(self.points.encode(solution))
 
     def _images(self, points: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ import numpy as np
 
 from csp.backends.base import Search
 from csp.dispatch import Plan, checked
+from csp.exactcover import ExactCover
 from csp.symmetry.group import ACCEPT, IN, MAYBE, OUT, REJECT, Group
 from csp.symmetry.walk import Counted, UpToSymmetry
 
@@ -32,6 +33,7 @@ def pruned(plan: Plan, group: Group, depth: int | None, count_only: bool
     cut, an accepted one is counted inside the kernel, the others are expanded
     one level more, or below `depth` enumerated and tested one by one."""
     xc = plan.target
+    assert isinstance(xc, ExactCover)  # the caller's condition (csp.symmetry.search)
     splitter: Any = plan.backend  # declares SPLIT: see csp.backends.base.Splitting
     max_depth = DEFAULT_DEPTH if depth is None else depth
     arrays = xc.arrays()

@@ -8,10 +8,15 @@ other processes' share, in cores, over the measured interval. A run whose
 others used (almost) nothing ran on a quiet machine, whatever the load
 average said.
 
+`quietly(fn, quiet, tries)` runs `fn` again while the others used more than
+`quiet` cores: on a shared machine, the way to a run the others left alone.
+
 >>> with Others() as others:
 ...     pass
 >>> others.cores >= 0.0
 True
+>>> quietly(lambda: 6 * 7, quiet=None, tries=3)[0]
+42
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ from __future__ import annotations
 import os
 import resource
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -60,3 +68,27 @@ class Others:
         wall = time.perf_counter() - wall
         others = (_busy() - busy) - (_ours() - ours)
         self.cores = max(0.0, others) / wall if wall > 0 else 0.0
+
+
+def quietly(fn: Callable[[], T], quiet: float | None, tries: int) -> tuple[T, float]:
+    """`fn()` and the other processes' CPU use during it, in cores; with
+    `quiet`, run again (up to `tries` runs) while they used more than that.
+
+    Args:
+        fn: the measurement.
+        quiet: the most cores the others may use during a kept run (None: keep
+            the first run).
+        tries: runs at most; the last is kept when none was quiet.
+
+    Returns:
+        The kept run's result, and the others' cores during it.
+    """
+    for _ in range(max(1, tries)):
+        with Others() as others:
+            result = fn()
+        if quiet is None or others.cores <= quiet:
+            break
+    return result, others.cores
+
+
+__all__ = ["Others", "quietly"]
