@@ -27,6 +27,7 @@ areas=(
     "full|csp bench --suite full --peers --repeat 3 --time-limit 30 --out $out/full"
     "bitmask-large|python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask,cpsat --hard-limit 120"
     "bitmask-small|python bench/bench_bitmask.py --backends bitmask,cpsat"
+    "bitmask-globals|python bench/bench_bitmask_globals.py --backends bitmask,cpsat"
     "race|python bench/bench_hard.py --sizes 36 --backends bitmask,cpsat,race --n9 0 --time-limit 60 --repeat 3 --quiet 0.15 --tries 3"
     "parallel|python bench/bench_parallel.py --repeat 5 --out $out/parallel.md"
     "lowering|python bench/bench_family.py --only lowering"

@@ -23,6 +23,10 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from csp import Model
 
 KERNELS = ("backends/bitmask",)
 """The kernel directories (relative to the package) compiled at build time:
@@ -51,6 +55,33 @@ def warm() -> None:
     csp.count(m, "bitmask")
     list(csp.solutions(m, "bitmask", limit=2))
     list(csp.solve_family(m, [{(0, 0): 1}, {(0, 0): 2}], "bitmask", count=True))
+    csp.count(_native_kinds(), "bitmask")
+
+
+def _native_kinds() -> Model:
+    """A model with every kind bitmask's kernel propagates natively (logic,
+    reified sums and equalities, != on a sum, Element, Count, GlobalCardinality,
+    Regular, Circuit, Connected). One kernel serves every model, so the solves
+    above compile these propagators too; this solve keeps that true if one of
+    them ever gets an entry point of its own."""
+    from csp import Circuit, Connected, Count, Element, GlobalCardinality, Model, Regular, Sum
+    from csp.logic import Or
+
+    m = Model("warm-kinds")
+    x = [m.var(f"x{i}", range(3)) for i in range(4)]
+    b = [m.bool(f"b{i}") for i in range(4)]
+    m.add(Or([x[0] == 1, b[0]]))
+    m.add(b[1] == (Sum([x[1], x[2]]) <= 2))
+    m.add(b[2] == (x[2] == x[3]))
+    m.add(Sum([x[0], x[3]]) != 2)
+    m.add(Element([x[1], x[2], 2], x[0]) == x[3])
+    m.add(Count(x, 1) >= 1)
+    m.add(GlobalCardinality(x, [0, 2], [1, 1]))
+    m.add(Regular(b, [(0, 0, 0), (0, 1, 1), (1, 1, 1), (1, 0, 2), (2, 0, 2)], 0, [1, 2]))
+    m.add(Circuit([m.var(f"s{i}", range(4)) for i in range(4)]))
+    m.add(Connected(b, [(0, 1), (1, 2), (2, 3)]))
+    m.add(b[0] ^ b[3])
+    return m
 
 
 def collect(cache_dir: Path, package: Path) -> int:

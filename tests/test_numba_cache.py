@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 # Prints the cache directory in use, after checking that every kernel of both
 # compiled backends would write under it (without compiling them: that takes
@@ -228,3 +230,23 @@ def test_kernels_compiled_elsewhere_load_without_compiling(tmp_path: Path) -> No
     assert copied == len(list(prebuilt.iterdir())) >= 2
     assert adopt_prebuilt(str(user), installed / "_prebuilt") == 0  # never twice
     assert float(_python(LOAD, str(installed), cache=user)) == 0  # loaded, not compiled
+
+
+def test_the_build_time_warm_up_solves_every_native_kind_of_bitmask() -> None:
+    pytest.importorskip("ortools", reason="cpsat's count is the reference")
+    import csp
+
+    # csp._prebuilt's second model must reach the kernel as it is (no
+    # decomposition), one constraint of each kind bitmask's kernel propagates,
+    # and count what CP-SAT counts.
+    from csp._prebuilt import _native_kinds
+    from csp.backends.bitmask import BitmaskBackend
+    from csp.backends.bitmask.compile_globals import KINDS
+    from csp.dispatch import taker
+
+    m = _native_kinds()
+    takes = taker(BitmaskBackend.capabilities)
+    assert all(takes(c) for c in m.constraints)
+    kinds = set().union(*(c.kinds() for c in m.constraints))
+    assert KINDS | {"Logic", "SumNotEqual"} <= kinds
+    assert csp.count(m, "bitmask").count == csp.count(m, "cpsat").count > 0

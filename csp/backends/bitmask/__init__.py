@@ -2,7 +2,9 @@
 
 Each domain is a 64-bit mask over the variable's own sorted values; all-different
 (naked and hidden singles), sums (subset tables for all-different digits as in
-kakuro, bounds otherwise), tables (supports) and disequalities shrink the masks to
+kakuro, bounds otherwise), tables (supports), disequalities, and the model
+language's logic, `Element`, `Count`, `GlobalCardinality`, `Regular`, `Circuit`
+and `Connected` (see `kernel`) shrink the masks to
 a fixpoint after every decision, and the unassigned variable with the fewest
 candidates is filled next, smallest value first. After 100 failures (then
 1.5 times more each time) the search restarts from the root, keeping the
@@ -28,8 +30,16 @@ from typing import ClassVar
 
 import numpy as np
 
-from csp.backends.base import CONSTRAINT_KINDS, FAMILY, PAUSED, SLICED, Progress, SlicedSearch
-from csp.backends.bitmask import family, kernel, layout, learn
+from csp.backends.base import (
+    CONSTRAINT_KINDS,
+    FAMILY,
+    LOGIC,
+    PAUSED,
+    SLICED,
+    Progress,
+    SlicedSearch,
+)
+from csp.backends.bitmask import compile_globals, family, kernel, layout, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
 from csp.model import Assignment, Model
 from csp.result import Result, Stats, Status
@@ -90,7 +100,8 @@ class BitmaskBackend:
     name: ClassVar[str] = "bitmask"
     native: ClassVar[type] = Model
     accepts: ClassVar[tuple[type, ...]] = (Model,)
-    capabilities: ClassVar[frozenset[str]] = CONSTRAINT_KINDS | {FAMILY, SLICED}
+    capabilities: ClassVar[frozenset[str]] = (CONSTRAINT_KINDS | compile_globals.KINDS
+                                              | {LOGIC, "SumNotEqual", FAMILY, SLICED})
 
     WDEG: ClassVar[dict[str, int]] = {"off": layout.WDEG_OFF, "ties": layout.WDEG_TIES,
                                       "ratio": layout.WDEG_RATIO}
@@ -134,12 +145,12 @@ class BitmaskBackend:
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that
-        does not fit in one 64-bit mask."""
+        does not fit in one 64-bit mask, its own or that of a hidden variable."""
         for name, variable in problem.variables.items():
             if len(variable.domain) > MAX_VALUES:
                 return (f"variable {name!r} has {len(variable.domain)} values; the bitmask "
                         f"backend takes at most {MAX_VALUES} per variable")
-        return None
+        return compile_globals.too_large(problem)
 
     def solutions(self, problem: Model, *, limit: int | None = None,
                   time_limit: float | None = None,
@@ -178,7 +189,7 @@ class BitmaskBackend:
         state = kernel.new_state(p)
         where = np.zeros(family.BATCH_SIZE, dtype=np.int64)
         out = np.zeros((len(givens), family.OUT_SIZE), dtype=np.int64)
-        found = np.zeros((len(givens), max(len(compiled.names), 1)), dtype=np.int64)
+        found = np.zeros((len(givens), max(len(p.dom0), 1)), dtype=np.int64)  # hidden too
         arrays = (np.asarray(starts, dtype=np.int64), np.asarray(fixed_var, dtype=np.int64),
                   np.asarray(fixed_mask, dtype=np.int64))
         done = 0

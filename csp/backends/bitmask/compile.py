@@ -13,6 +13,13 @@ Glossary:
 
 Unary constraints (`x == 3`, `x != 3`) are applied to the initial masks here
 and cost nothing during search.
+
+Logic is lowered by `compile_logic` (clauses, parities, reified sums and
+equalities over literals), the functions and globals by `compile_globals`.
+Both may declare *hidden* variables (`_Builder.hidden`): a constant of the
+model as a variable of one value, the truth of a nested formula, the value
+of an `Element` compared otherwise than by `==`. Each is a function of the
+declared variables, so counts do not change; solutions leave them out.
 """
 
 from __future__ import annotations
@@ -25,7 +32,21 @@ from functools import lru_cache
 
 import numpy as np
 
-from csp.backends.bitmask.layout import Problem, incidence
+from csp.backends.bitmask import compile_globals, compile_logic
+from csp.backends.bitmask.layout import (
+    ALLDIFF,
+    LINEAR,
+    NOGOOD,
+    NOTEQUAL,
+    OP_EQ,
+    OP_GE,
+    OP_LE,
+    OP_NE,
+    SUBSETSUM,
+    TABLE,
+    Problem,
+    incidence,
+)
 from csp.constraints import (
     MAX_RELATION_TUPLES,
     AllDifferent,
@@ -33,8 +54,10 @@ from csp.constraints import (
     Constraint,
     Linear,
     Table,
+    Term,
 )
 from csp.errors import InputError
+from csp.logic import Logic
 from csp.model import Model
 
 MAX_VALUES = 64
@@ -47,8 +70,7 @@ FORBIDDEN_EXPAND = 1 << 16
 MAGNITUDE_LIMIT = 1 << 62
 """Sums whose terms could exceed this (in absolute value) would overflow int64."""
 
-ALLDIFF, LINEAR, SUBSETSUM, TABLE, NOGOOD, NOTEQUAL = range(6)
-OP_CODES = {"==": 0, "<=": 1, ">=": 2}
+OP_CODES = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE, "!=": OP_NE}
 OTHER_BACKENDS = "dlx, cpsat or python-constraint"
 
 _OVERLAPS: dict[tuple, tuple[list[int], list[int], list[int], list[int]]] = {}
@@ -61,6 +83,7 @@ class Compiled:
 
     problem: Problem
     names: list[Hashable]
+    """The declared variables, the first of the kernel's (hidden ones follow)."""
     values: list[tuple[int, ...]]
     feasible: bool
     """False when a constraint over no variable is already violated."""
@@ -72,12 +95,12 @@ class _Builder:
         self.names = list(model.variables)
         self.index = {name: i for i, name in enumerate(self.names)}
         self.values = [model.variables[name].domain for name in self.names]
-        self.layout = _layout(self.values)
+        self.layout = list(_layout(self.values))  # (a copy: hidden variables join it)
         # Variables usually share a few distinct layouts: build their maps once.
-        distinct: dict[tuple[int, ...], int] = {}
-        self.domain_id = [distinct.setdefault(vs, len(distinct)) for vs in self.layout]
-        shared = [{value: k for k, value in enumerate(vs)} for vs in distinct]
-        self.bit_of = [shared[i] for i in self.domain_id]
+        self.distinct: dict[tuple[int, ...], int] = {}
+        self.domain_id = [self.distinct.setdefault(vs, len(self.distinct)) for vs in self.layout]
+        self.shared = [{value: k for k, value in enumerate(vs)} for vs in self.distinct]
+        self.bit_of = [self.shared[i] for i in self.domain_id]
         masks: dict[tuple[tuple[int, ...], int], int] = {}
         self.dom0 = [
             masks.setdefault((vs, i), _mask(self.bit_of[x][v] for v in vs))
@@ -101,6 +124,10 @@ class _Builder:
         self.sub_mask: list[np.ndarray] = []
         self.n_sub_rows = 0
         self.alldiff_union: dict[int, tuple[int, ...]] = {}  # constraint -> its value space
+        self.n_declared = len(self.names)
+        self.constants: dict[int, int] = {}  # value -> its hidden variable
+        self.scratch = 0  # the scratch the propagators need beyond the largest scope
+        self.logic = compile_logic.Lowering(self)
         for name, vs in zip(self.names, self.values):
             if len(vs) > MAX_VALUES:
                 raise InputError(
@@ -110,9 +137,52 @@ class _Builder:
                     token=name,
                 )
 
+    # -- hidden variables ----------------------------------------------------------
+
+    def hidden(self, values: Iterable[int], what: str) -> int:
+        """A new variable over `values`, which no solution shows (see the module)."""
+        layout = tuple(sorted(set(values)))
+        if len(layout) > MAX_VALUES:
+            raise InputError(f"the bitmask backend would need a variable of {len(layout)} "
+                             f"values for {what}, over {MAX_VALUES}: use {OTHER_BACKENDS}")
+        x = len(self.names)
+        self.names.append(("hidden", x))
+        self.values.append(layout)
+        self.layout.append(layout)
+        if layout not in self.distinct:
+            self.distinct[layout] = len(self.distinct)
+            self.shared.append({value: k for k, value in enumerate(layout)})
+        self.domain_id.append(self.distinct[layout])
+        self.bit_of.append(self.shared[self.domain_id[x]])
+        self.dom0.append(_full(len(layout)))
+        return x
+
+    def constant(self, value: int) -> int:
+        """A hidden variable whose one value is `value` (shared by every use)."""
+        if value not in self.constants:
+            self.constants[value] = self.hidden([value], f"the constant {value}")
+        return self.constants[value]
+
+    def operand(self, item: object) -> int:
+        """The variable of an operand: a model's variable, or an int as a constant."""
+        if isinstance(item, int):
+            return self.constant(item)
+        if isinstance(item, Term):
+            return self.index[item.name]
+        return self.index[item]
+
+    def need_scratch(self, size: int) -> None:
+        self.scratch = max(self.scratch, size)
+
     # -- constraints -------------------------------------------------------------
 
     def add(self, constraint: Constraint, all_different: list[frozenset[int]]) -> None:
+        if isinstance(constraint, Logic):
+            self.logic.post(constraint)
+            return
+        if compile_globals.takes(constraint):
+            compile_globals.add(self, constraint)
+            return
         scope = [self.index[name] for name in constraint.scope]
         if isinstance(constraint, Compare):
             self._compare(constraint, scope)
@@ -132,12 +202,19 @@ class _Builder:
             bit = 0 if k is None else _bit(k)
             self.dom0[x] &= bit if c.op == "==" else ~bit
             return
-        y = scope[1]
-        if c.op == "!=":
+        self.compare_variables(x, c.op, scope[1])
+
+    def compare_variables(self, x: int, op: str, y: int) -> None:
+        """x op y between two variables, op one of == != < <= > >=."""
+        if op == "!=":
             self._not_equal(x, y)
-        else:
+        elif op == "==":
             common = sorted(set(self.values[x]) & set(self.values[y]))
-            self._allowed(scope, [(self.bit_of[x][v], self.bit_of[y][v]) for v in common])
+            self._allowed([x, y], [(self.bit_of[x][v], self.bit_of[y][v]) for v in common])
+        else:
+            code, rhs = {"<=": (OP_LE, 0), "<": (OP_LE, -1), ">=": (OP_GE, 0),
+                         ">": (OP_GE, 1)}[op]
+            self._emit(LINEAR, [x, y], [code, rhs, 1, -1])
 
     def _not_equal(self, x: int, y: int) -> None:
         map_xy = [self.bit_of[y].get(v, -1) for v in self.layout[x]]
@@ -159,21 +236,33 @@ class _Builder:
         self.alldiff_union[len(self.kind)] = tuple(union)
         self._emit(ALLDIFF, scope, [len(union)], union)
 
-    def _linear(self, c: Linear, scope: list[int], all_different: list[frozenset[int]]) -> None:
-        # Terms of weight 0 constrain nothing; a sum left empty is a constant test.
+    def terms(self, c: Linear, scope: list[int]) -> tuple[list[int], list[int]]:
+        """The weights and variables of a sum's terms of weight other than 0
+        (an `InputError` if they could overflow 64-bit arithmetic)."""
         terms = [(w, x) for w, x in zip(c.weights, scope) if w != 0]
-        if not terms:
-            self.feasible &= {"==": 0 == c.rhs, "<=": 0 <= c.rhs, ">=": 0 >= c.rhs}[c.op]
-            return
         weights = [w for w, _ in terms]
-        scope = [x for _, x in terms]
+        variables = [x for _, x in terms]
         size = abs(c.rhs) + sum(
             abs(w) * max((abs(v) for v in self.values[x]), default=0)
-            for w, x in zip(weights, scope)
+            for w, x in zip(weights, variables)
         )
         if size >= MAGNITUDE_LIMIT:
             raise InputError(f"{c.describe()}: its terms may reach {size}, beyond 64-bit "
                              "arithmetic; scale it down or use cpsat")
+        return weights, variables
+
+    def _linear(self, c: Linear, scope: list[int], all_different: list[frozenset[int]]) -> None:
+        # Terms of weight 0 constrain nothing; a sum left empty is a constant test.
+        weights, scope = self.terms(c, scope)
+        if not scope:
+            self.feasible &= _holds(0, c.op, c.rhs)
+            return
+        if c.op == "!=" and len(scope) == 1:  # w * x != rhs: a value less for x
+            x, w = scope[0], weights[0]
+            k = self.bit_of[x].get(c.rhs // w) if c.rhs % w == 0 else None
+            if k is not None:
+                self.dom0[x] &= ~_bit(k)
+            return
         w = weights[0]
         union = sorted(set().union(*(self.layout[x] for x in scope)))
         if (
@@ -365,7 +454,7 @@ class _Builder:
             sub_rowptr=i64(self.sub_rowptr),
             sub_sum=sub_sum.astype(np.int64),
             sub_mask=sub_mask.astype(np.int64),
-            max_arity=i64([int(arity.max()) if len(arity) else 0]),
+            scratch_size=i64([max(int(arity.max()) if len(arity) else 0, self.scratch)]),
             alldiffs=i64([c for c, k in enumerate(self.kind)
                           if k == ALLDIFF and arity[c] <= MAX_VALUES]),
             lc_start=i64(lc_start),
@@ -388,7 +477,9 @@ def compile_model(model: Model) -> Compiled:
     ]
     for constraint in model.constraints:
         builder.add(constraint, all_different)
-    return Compiled(builder.problem(), builder.names, builder.layout, builder.feasible)
+    declared = builder.n_declared
+    return Compiled(builder.problem(), builder.names[:declared], builder.layout[:declared],
+                    builder.feasible)
 
 
 @lru_cache(maxsize=64)
@@ -422,6 +513,10 @@ def _layout(domains: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
             value = d[0]
             wider[d] = next((e for e in distinct if len(e) > 1 and value in e), d)
     return [wider.get(d, d) for d in domains]
+
+
+def _holds(total: int, op: str, rhs: int) -> bool:
+    return {"==": total == rhs, "<=": total <= rhs, ">=": total >= rhs, "!=": total != rhs}[op]
 
 
 def _mask(positions: Iterable[int]) -> int:

@@ -188,3 +188,32 @@ def trim(p, v, d, lo, hi):
             break
         d &= ~(1 << k)
     return d
+
+
+@jit(inline="always")
+def bit_of_value(p, v, value):
+    """The bit of `value` in v's mask, or -1 if v has no such value (a binary
+    search of v's sorted values)."""
+    lo = p.voff[v]
+    hi = p.voff[v + 1]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if p.vals[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < p.voff[v + 1] and p.vals[lo] == value:
+        return lo - p.voff[v]
+    return -1
+
+
+@jit(inline="always")
+def least(p, v, d):
+    """The smallest value of mask d (not empty) of variable v."""
+    return p.vals[p.voff[v] + lowest(d)]
+
+
+@jit(inline="always")
+def greatest(p, v, d):
+    """The largest value of mask d (not empty) of variable v."""
+    return p.vals[p.voff[v] + highest(d)]

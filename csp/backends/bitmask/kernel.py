@@ -35,31 +35,42 @@ The kernel's modules, each one job, in the order they build on each other:
     alldifferent  singles, then the strong reasoning: matching, locked
     matching      all-different by matching (Regin), over bit masks
     locked        intersections of all-differents, steps L1 to L8
-    sums          linear bounds, subset tables for all-different sums
+    sums          linear bounds, != on sums, subset tables for all-different sums
     tables        allowed tuples (supports), forbidden tuples (nogoods)
     notequal      x != y
+    clauses       logic over literals ("x takes a value of mask m"): clauses, parity
+    reified       a literal equal to the truth of a sum, or of x == y
+    element       y == a[i]
+    count         how many of x equal t, compared with k (GlobalCardinality too)
+    regular       a word of an automaton: the layered graph filtered both ways
+    circuit       one circuit through every node: no sub-tour
+    connected     the nodes set to 1 are connected: components, articulation points
     propagate     the queues to a fixpoint: one propagator per kind
     branch        the next choice (fewest alternatives, wdeg), last conflict
     search        the resumable loop: root, probing, branch, backtrack
 
-To add a propagator (say `element`):
+To add a propagator (say `nvalue`):
 
-1. `layout`: a new kind number, after the last (`ELEMENT = 6`).
-2. `compile`: lower the constraint to its entries (`cstart`, `cvars`, with
-   their value maps into the constraint's common space, `cshift`/`tmap`) and
-   its parameters (`params[pstart[c]:pstart[c + 1]]`), in a layout the new
-   module's docstring states.
-3. A module named for it (`element.py`) with `@jit def element(p, s, c)`:
+1. `layout`: a new kind number, after the last (`NVALUE = 15`).
+2. `compile` (or `compile_globals`): lower the constraint to its entries
+   (`cstart`, `cvars`, with their value maps into the constraint's common
+   space, `cshift`/`tmap`) and its parameters (`params[pstart[c]:pstart[c +
+   1]]`), in a layout the new module's docstring states.
+3. A module named for it (`nvalue.py`) with `@jit def nvalue(p, s, c)`:
    read masks from `s.dom`, narrow only through `domains.narrow`, run to its
    own fixpoint and return False on a wipe-out. It imports `csp._numba_cache`
    first, as every kernel module does: that import puts it in the kernel's
    cache stamp, so an edit to it recompiles every kernel that inlines it.
-4. `propagate`: one branch, `elif kind == ELEMENT: ok = element(p, s, c)`.
+   Scratch arrays it needs go in `State.scratch` (`_Builder.need_scratch`).
+4. `propagate`: one branch, `elif kind == NVALUE: ok = nvalue(p, s, c)`.
 5. If it should wake on fewer events than every narrowing (as NOGOOD wakes
    only when a variable is fixed), say so in `layout.incidence` and
    `domains.narrow`.
-6. Tests: the new kind on `bitmask` against another backend and a known
-   count (tests/test_bitmask.py), and its nodes in bench/bench_bitmask.py.
+6. Tests: the new kind on `bitmask` against brute force, one propagator at
+   a time (tests/test_bitmask_propagators.py), and against another backend
+   and a known count (tests/test_bitmask.py); its nodes in bench/.
+7. The capability it serves in `BitmaskBackend.capabilities`, and the
+   tables of docs/reference/model-language.md.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ Problem = namedtuple(
         "sub_rowptr",  # rows of subsets of size r: sub_rowptr[first + r]..[first + r + 1]
         "sub_sum",  # per row: the sum of the subset's values (sorted within a size)
         "sub_mask",  # per row: the subset, in the common value space
-        "max_arity",  # [the largest scope]
+        "scratch_size",  # [the scratch a propagator needs: the largest scope, or more]
         "alldiffs",  # the ALLDIFF constraints with at most 64 variables
         "lc_start",  # per constraint: its overlaps with other all-differents (CSR)
         "lc_other",  # per overlap of A: the other all-different B (same value space)
@@ -76,7 +76,7 @@ State = namedtuple(
         "vbit",  # per level, for a value of c: that value, in c's common space
         "rem",  # per level: the values (or places of the value) not tried yet
         "mark",  # per level: the trail length before the decision
-        "scratch",  # per scope position: supports of a table
+        "scratch",  # a propagator's own: supports of a table, layers of an automaton, ...
         "weight",  # per constraint: 1 + the number of times it failed (dom/wdeg)
         "vweight",  # per variable: its degree + the failures of its constraints (wdeg)
         "first",  # per level: the alternatives it started with (rem before any was tried)
@@ -95,9 +95,12 @@ State = namedtuple(
     ],
 )
 
-# Constraint kinds (as in compile).
+# Constraint kinds (as in compile): one propagator each (`propagate`).
 ALLDIFF, LINEAR, SUBSETSUM, TABLE, NOGOOD, NOTEQUAL = 0, 1, 2, 3, 4, 5
-OP_EQ, OP_LE, OP_GE = 0, 1, 2
+CLAUSE, PARITY, REIFIED_LINEAR, REIFIED_EQUAL = 6, 7, 8, 9  # logic over literals (`clauses`,
+# `reified`): a literal is "variable v takes a value of mask m"
+ELEMENT, COUNT, REGULAR, CIRCUIT, CONNECTED = 10, 11, 12, 13, 14
+OP_EQ, OP_LE, OP_GE, OP_NE = 0, 1, 2, 3  # comparisons of sums and counts
 
 # Slots of `st`.
 DEPTH = 0
@@ -184,7 +187,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         vbit=np.zeros(n + 1, dtype=np.int64),
         rem=np.zeros(n + 1, dtype=np.int64),
         mark=np.zeros(n + 1, dtype=np.int64),
-        scratch=np.zeros(int(p.max_arity[0]) + 1, dtype=np.int64),
+        scratch=np.zeros(int(p.scratch_size[0]) + 1, dtype=np.int64),
         weight=np.ones(max(n_cons, 1), dtype=np.int64),
         vweight=np.diff(p.vcstart).astype(np.int64),
         first=np.zeros(n + 1, dtype=np.int64),

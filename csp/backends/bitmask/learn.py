@@ -130,8 +130,8 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
         vcons=vcons,
         vcnog=vcnog,
         ventry=ventry,
-        max_arity=np.array([max(int(p.max_arity[0]), int(np.diff(cstart).max()))],
-                           dtype=np.int64),
+        scratch_size=np.array([max(int(p.scratch_size[0]), int(np.diff(cstart).max()))],
+                              dtype=np.int64),
         lc_start=np.concatenate([p.lc_start, np.full(len(all_kind) - n_old, p.lc_start[-1],
                                                      dtype=np.int64)]),
     )

@@ -17,17 +17,31 @@ from __future__ import annotations
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.bitmask.alldifferent import all_different, all_different_strong
+from csp.backends.bitmask.circuit import circuit
+from csp.backends.bitmask.clauses import clause, parity
+from csp.backends.bitmask.connected import connected
+from csp.backends.bitmask.count import count
 from csp.backends.bitmask.domains import push_strong
+from csp.backends.bitmask.element import element
 from csp.backends.bitmask.layout import (
     ALLDIFF,
+    CIRCUIT,
+    CLAUSE,
+    COUNT,
+    ELEMENT,
     LINEAR,
     NOGOOD,
+    NOTEQUAL,
     OPT_DEFER,
     OPT_LOCKED,
     OPT_MATCHING,
+    PARITY,
     PROPAGATIONS,
     QCOUNT,
     QHEAD,
+    REGULAR,
+    REIFIED_EQUAL,
+    REIFIED_LINEAR,
     SCOUNT,
     SHEAD,
     STRONG,
@@ -36,6 +50,8 @@ from csp.backends.bitmask.layout import (
     jit,
 )
 from csp.backends.bitmask.notequal import not_equal
+from csp.backends.bitmask.regular import regular
+from csp.backends.bitmask.reified import reified_equal, reified_linear
 from csp.backends.bitmask.sums import linear, subset_sum
 from csp.backends.bitmask.tables import nogood, table
 
@@ -83,8 +99,26 @@ def propagate(p, s):
                 ok = table(p, s, c)
             elif kind == NOGOOD:
                 ok = nogood(p, s, c)
-            else:  # NOTEQUAL, the last kind (a new kind's branch goes above)
+            elif kind == NOTEQUAL:
                 ok = not_equal(p, s, c)
+            elif kind == CLAUSE:
+                ok = clause(p, s, c)
+            elif kind == PARITY:
+                ok = parity(p, s, c)
+            elif kind == REIFIED_LINEAR:
+                ok = reified_linear(p, s, c)
+            elif kind == REIFIED_EQUAL:
+                ok = reified_equal(p, s, c)
+            elif kind == ELEMENT:
+                ok = element(p, s, c)
+            elif kind == COUNT:
+                ok = count(p, s, c)
+            elif kind == REGULAR:
+                ok = regular(p, s, c)
+            elif kind == CIRCUIT:
+                ok = circuit(p, s, c)
+            else:  # CONNECTED, the last kind (a new kind's branch goes above)
+                ok = connected(p, s, c)
         elif st[SCOUNT] > 0:
             c = _pop(s.strong, st, SHEAD, SCOUNT)
             st[STRONG] += 1

@@ -1,42 +1,63 @@
-"""Sums: bounds reasoning on a linear constraint, and subset tables for a sum
-over all-different variables (a kakuro run, a killer cage)."""
+"""Sums: bounds reasoning on a linear constraint (==, <=, >=), the last free
+term of one that must differ (!=), and subset tables for a sum over
+all-different variables (a kakuro run, a killer cage)."""
 
 from __future__ import annotations
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.bitmask.bits import highest, lowest
-from csp.backends.bitmask.domains import from_common, narrow, to_common, trim
-from csp.backends.bitmask.layout import OP_GE, OP_LE, jit
+from csp.backends.bitmask.domains import bit_of_value, from_common, narrow, to_common, trim
+from csp.backends.bitmask.layout import OP_GE, OP_LE, OP_NE, jit
 
 
 @jit
 def linear(p, s, c):
-    """Bounds reasoning on sum(w * x) op rhs."""
+    """sum(w * x) op rhs: `params` hold op, rhs, then the weights."""
     a, b = p.cstart[c], p.cstart[c + 1]
     q = p.pstart[c]
-    op = p.params[q]
-    rhs = p.params[q + 1]
+    return compare_sum(p, s, a, b, q + 2, p.params[q], p.params[q + 1])
+
+
+@jit
+def compare_sum(p, s, a, b, wq, op, rhs):
+    """sum(w * x) op rhs over the entries a..b, their weights at params[wq:]:
+    bounds reasoning for ==, <= and >=; for != the last free term."""
+    if op == OP_NE:
+        return sum_not_equal(p, s, a, b, wq, rhs)
+    return bounds(p, s, a, b, wq, op, rhs)
+
+
+@jit(inline="always")
+def sum_range(p, s, a, b, wq):
+    """The least and greatest values of sum(w * x) over the entries a..b."""
+    smin = 0
+    smax = 0
+    for e in range(a, b):
+        v = p.cvars[e]
+        w = p.params[wq + e - a]
+        d = s.dom[v]
+        lo = p.vals[p.voff[v] + lowest(d)]
+        hi = p.vals[p.voff[v] + highest(d)]
+        if w > 0:
+            smin += w * lo
+            smax += w * hi
+        else:
+            smin += w * hi
+            smax += w * lo
+    return smin, smax
+
+
+@jit
+def bounds(p, s, a, b, wq, op, rhs):
+    """Bounds reasoning on sum(w * x) op rhs (op ==, <= or >=), to a fixpoint."""
     while True:
-        smin = 0
-        smax = 0
-        for e in range(a, b):
-            v = p.cvars[e]
-            w = p.params[q + 2 + e - a]
-            d = s.dom[v]
-            lo = p.vals[p.voff[v] + lowest(d)]
-            hi = p.vals[p.voff[v] + highest(d)]
-            if w > 0:
-                smin += w * lo
-                smax += w * hi
-            else:
-                smin += w * hi
-                smax += w * lo
+        smin, smax = sum_range(p, s, a, b, wq)
         if (op != OP_GE and smin > rhs) or (op != OP_LE and smax < rhs):
             return False
         changed = False
         for e in range(a, b):
             v = p.cvars[e]
-            w = p.params[q + 2 + e - a]
+            w = p.params[wq + e - a]
             d = s.dom[v]
             lo = p.vals[p.voff[v] + lowest(d)]
             hi = p.vals[p.voff[v] + highest(d)]
@@ -63,6 +84,40 @@ def linear(p, s, c):
                 changed = True
         if not changed:
             return True
+
+
+@jit
+def sum_not_equal(p, s, a, b, wq, rhs):
+    """sum(w * x) != rhs (FlatZinc's int_lin_ne): once every term but one is
+    fixed, that one loses the value that would make the sum equal rhs (one
+    pass is a fixpoint: the narrowing fixes nothing else)."""
+    free = -1
+    rest = 0
+    for e in range(a, b):
+        v = p.cvars[e]
+        d = s.dom[v]
+        if d & (d - 1) != 0:
+            if free >= 0 and p.cvars[free] != v:
+                return True  # two terms free: nothing to say yet
+            free = e
+        else:
+            rest += p.params[wq + e - a] * p.vals[p.voff[v] + lowest(d)]
+    if free < 0:
+        return rest != rhs
+    v = p.cvars[free]
+    w = 0
+    for e in range(a, b):  # the free variable's weight (summed, if it appears twice)
+        if p.cvars[e] == v:
+            w += p.params[wq + e - a]
+    gap = rhs - rest
+    if w == 0:
+        return gap != 0
+    if gap % w != 0:
+        return True
+    k = bit_of_value(p, v, gap // w)
+    if k < 0:
+        return True
+    return narrow(p, s, v, s.dom[v] & ~(1 << k))
 
 
 @jit
