@@ -31,6 +31,7 @@ areas=(
     "race|python bench/bench_hard.py --sizes 36 --backends bitmask,cpsat,race --n9 0 --time-limit 60 --repeat 3 --quiet 0.15 --tries 3"
     "parallel|python bench/bench_parallel.py --repeat 5 --out $out/parallel.md"
     "lowering|python bench/bench_family.py --only lowering"
+    "memo|bench/knuth/build.sh $out/knuth && python bench/bench_memo.py --dlx6 $out/knuth/bin/dlx6 --repeat 3"
     "fuzz|python bench/bench_fuzz.py --models 10000 --seed 1022 --jobs 2 --out $out/fuzz"
     "kinds|python bench/bench_kinds.py --time-limit 60"
 )

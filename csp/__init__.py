@@ -53,16 +53,18 @@ from csp.global_constraints import (
 from csp.logic import And, Iff, Implies, Not, Or, Xor
 from csp.model import Assignment, Model, Variable
 from csp.result import Result, Stats, Status
-from csp.solve import count, solutions, solve
+from csp.solve import count, solutions, solve, zdd
 
 if TYPE_CHECKING:
     from csp import parallel, problems, symmetry
+    from csp.generation import generate
+    from csp.rating import rate
     from csp.symmetry import Group
 
 __version__ = "0.1.0"
 
 _LATER = {"parallel": "csp.parallel", "problems": "csp.problems", "symmetry": "csp.symmetry",
-          "Group": "csp.symmetry"}
+          "Group": "csp.symmetry", "generate": "csp.generation", "rate": "csp.rating"}
 """What `import csp` leaves to its first use: a run that counts one exact cover
 never pays for the process pool, the puzzle library or the symmetry groups.
 (`crosscheck`, `family` and `solve` stay eager: each is also a submodule's
@@ -132,11 +134,14 @@ __all__ = [
     "count",
     "dispatch",
     "family",
+    "generate",
     "parallel",
     "problems",
+    "rate",
     "symmetry",
     "crosscheck",
     "solutions",
     "solve",
     "solve_family",
+    "zdd",
 ]

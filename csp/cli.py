@@ -14,8 +14,10 @@ from collections.abc import Sequence
 
 from csp.errors import BackendUnavailable, InputError
 
-COMMANDS = ("xc", "solve", "list", "crosscheck", "fuzz", "bench")
-"""Subcommand modules under `csp.commands`, in the order `--help` lists them."""
+COMMANDS = ("xc", "solve", "generate", "rate", "list", "crosscheck", "fuzz", "bench", "fzn",
+            "minizinc-config")
+"""Subcommands, in the order `--help` lists them; each is the module of its
+name under `csp.commands` (`-` spelled `_`)."""
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -34,9 +36,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for name in COMMANDS if command is None else (command,):
         try:
-            module = importlib.import_module(f"csp.commands.{name}")
+            module = importlib.import_module(f"csp.commands.{name.replace('-', '_')}")
         except ModuleNotFoundError as err:
-            if err.name != f"csp.commands.{name}":
+            if err.name != f"csp.commands.{name.replace('-', '_')}":
                 raise
             continue
         module.add_parser(sub)

@@ -40,6 +40,7 @@ from csp.crosscheck import CrosscheckReport, crosscheck
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
 from csp.io.covers import read_cover
+from csp.io.instances import detect, model_of, read_instance
 from csp.io.text import Warn, read_text_file
 from csp.model import Model
 
@@ -152,14 +153,17 @@ class CollectionReport:
 
 def instances(path: str | os.PathLike[str], kind: str | None = None,
               form: str | None = None, format: str = "auto",
-              warn: Warn | None = None) -> Iterator[Instance]:
-    """The instances at `path`: a file of Knuth's format, a directory of them
+              warn: Warn | None = None, ignore_objective: bool = False) -> Iterator[Instance]:
+    """The instances at `path`: a file of Knuth's format (or any exact-cover
+    format, or an instance of the field: XCSP3, FlatZinc, by its name), a directory of them
     (every file in it and in its subdirectories, in name order, each named by
     its path from `path`; hidden files and directories, and links to
     directories, left out), or with `kind`
     every puzzle of a puzzle file of that kind (`csp list` names the kinds),
     declared in `form` (default: the kind's own). Exact covers are read in
-    `format` (see `csp.io.covers`); `warn` hears what reading drops.
+    `format` (see `csp.io.covers`); XCSP3 and FlatZinc files by their names
+    (`csp.io.instances`; `ignore_objective` reads the constraints of one with an
+    objective); `warn` hears what reading drops.
 
     A file that cannot be read or parsed is one instance with its `error`;
     so is a bad puzzle. A `path` that does not exist raises `InputError`.
@@ -172,9 +176,10 @@ def instances(path: str | os.PathLike[str], kind: str | None = None,
         if not files:
             raise InputError(f"no file in the directory {str(root)!r}")
         for file in files:
-            yield from _file(file, str(file.relative_to(root)), kind, form, format, warn)
+            yield from _file(file, str(file.relative_to(root)), kind, form, format, warn,
+                             ignore_objective)
     else:
-        yield from _file(root, root.name, kind, form, format, warn)
+        yield from _file(root, root.name, kind, form, format, warn, ignore_objective)
 
 
 def _files_under(root: Path) -> list[Path]:
@@ -187,10 +192,14 @@ def _files_under(root: Path) -> list[Path]:
 
 
 def _file(path: Path, name: str, kind: str | None, form: str | None, format: str,
-          warn: Warn | None) -> Iterator[Instance]:
+          warn: Warn | None, ignore_objective: bool = False) -> Iterator[Instance]:
     if kind is None:
         try:
-            yield Instance(name, read_cover(str(path), format, warn=warn))
+            if detect(path) is not None:  # an instance of the field: XCSP3, FlatZinc
+                found = read_instance(path, ignore_objective=ignore_objective, warn=warn)
+                yield Instance(name, model_of(found))
+            else:
+                yield Instance(name, read_cover(str(path), format, warn=warn))
         except InputError as err:
             yield Instance(name, error=str(err))
         return

@@ -14,6 +14,8 @@ is the pure-Python oracle that every test and every crosscheck trusts.
 
 from __future__ import annotations
 
+import copy
+import itertools
 import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
@@ -612,16 +614,24 @@ class Table(Constraint):
         super().__init__(variables)
         self.forbidden = forbidden
         self.tuples: tuple[tuple[int, ...], ...] = ()  # describe() may run before they are read
-        arity = len(self.scope)
-        rows: set[tuple[int, ...]] = set()
-        for row in tuples:
-            row = tuple(_integer(v, "table value") for v in row)
-            if len(row) != arity:
-                raise InputError(f"tuple {row} has {len(row)} values, the table has {arity} "
-                                 f"variables: {self.describe()}")
-            rows.add(row)
-        self.tuples = tuple(sorted(rows))
+        self.tuples = tuple(sorted(_rows(tuples, len(self.scope), self.describe)))
         self._set = frozenset(self.tuples)
+
+    def over(self, variables: Iterable[VarLike]) -> Table:
+        """The same table over other variables (as many), sharing its tuples
+        rather than checking them again: a group of an XCSP3 instance posts
+        one table over many scopes.
+
+        >>> Table(["a", "b"], [(1, 2), (2, 1)]).over(["c", "d"])
+        Table(c, d; 2 allowed)
+        """
+        table = copy.copy(self)
+        Constraint.__init__(table, variables)
+        table.model = None
+        if len(table.scope) != len(self.scope):
+            raise InputError(f"{table.describe()}: {len(table.scope)} variables for a table "
+                             f"of {len(self.scope)}")
+        return table
 
     def _bind(self, model: Any) -> None:
         super()._bind(model)
@@ -637,13 +647,29 @@ class Table(Constraint):
         if not self.forbidden:
             sets = [set(d) for d in domains]
             return [t for t in self.tuples if all(v in s for v, s in zip(t, sets))]
-        import itertools
 
         return [t for t in itertools.product(*domains) if t not in self._set]
 
     def describe(self) -> str:
         what = "forbidden" if self.forbidden else "allowed"
         return f"Table({', '.join(map(str, self.scope))}; {len(self.tuples)} {what})"
+
+
+def _rows(tuples: Iterable[Sequence[int]], arity: int, describe: Callable[[], str]
+          ) -> set[tuple[int, ...]]:
+    """The distinct rows of a table, each checked: `arity` integers that fit
+    in 64 bits. The values are checked once each, not once per row: a
+    competition instance's table has hundreds of thousands of rows over a
+    few values."""
+    rows = {tuple(row) for row in tuples}
+    values = set(itertools.chain.from_iterable(rows))
+    if not all(type(v) is int and INT64_MIN <= v <= INT64_MAX for v in values):
+        rows = {tuple(_integer(v, "table value") for v in row) for row in rows}
+    for row in rows:
+        if len(row) != arity:
+            raise InputError(f"tuple {row} has {len(row)} values, the table has {arity} "
+                             f"variables: {describe()}")
+    return rows
 
 
 MAX_RELATION_TUPLES = 1_000_000
@@ -676,7 +702,6 @@ class Relation(Table):
         self.expanded = False
 
     def _bind(self, model: Any) -> None:
-        import itertools
         import math
 
         super()._bind(model)
@@ -803,6 +828,8 @@ def _integer(value: object, what: str) -> int:
         ...
     csp.errors.InputError: domain value of 'x': 1180591620717411303424 does not fit in a ...
     """
+    if type(value) is int and INT64_MIN <= value <= INT64_MAX:
+        return value  # the common case, without the cost of an ABC check
     if not _is_int(value):
         raise InputError(f"{what} {value!r} is not an integer", token=value)
     number = int(value)  # type: ignore[call-overload]

@@ -32,11 +32,11 @@ built-in gets:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from csp import backends
-from csp.backends.base import COLOURS, MULTIPLICITIES, SPLIT, Backend, Progress, Search
+from csp.backends.base import COLOURS, MEMO, MULTIPLICITIES, SPLIT, Backend, Progress, Search
 from csp.constraints import Compare, Constraint, Linear
 from csp.errors import BackendUnavailable, InputError, Refused
 from csp.exactcover import ExactCover
@@ -57,6 +57,8 @@ class Plan:
     decode: Callable[[Any], Any] | None = None
     note: str | None = None
     """Why `auto` chose another backend than the problem's default, if it did."""
+    memo: dict[str, Any] = field(default_factory=dict)
+    """Keywords of the backend's counts: the memo settings (`memo_keywords`)."""
 
     @property
     def name(self) -> str:
@@ -89,7 +91,8 @@ class Plan:
     def count(self, *, time_limit: float | None = None,
               progress: Progress | None = None) -> Result:
         result = checked(self.backend.count(self.target, time_limit=time_limit,
-                                            progress=_snapshots(progress)), self.name)
+                                            progress=_snapshots(progress), **self.memo),
+                         self.name)
         result.backend = self.name
         if self.note is not None:
             result.stats.extra["note"] = self.note
@@ -299,6 +302,48 @@ def takers(problem: Problem) -> list[str]:
     return found
 
 
+def memo_keywords(plan: Plan, memo: bool | str | None, memo_bytes: int | str | None = None,
+                  branch: str | None = None) -> dict[str, Any]:
+    """The memo settings (checked, see `csp.memo`) that `plan`'s backend gets
+    with each count: all of them if it declares `MEMO`; none if not, and a
+    `Refused` naming the backends that have it if memo was asked for (True)
+    or a branching rule other than the default.
+
+    >>> from csp import ExactCover
+    >>> xc = ExactCover.from_text("a\\na\\n")
+    >>> memo_keywords(prepare(xc, "dlx"), "auto")
+    {'memo': 'auto', 'memo_bytes': None, 'branch': None}
+    >>> memo_keywords(prepare(xc, "bitmask"), "auto")
+    {}
+    """
+    from csp.memo import branch_rule, memo_mode, memo_size
+
+    if memo is None and memo_bytes is None and branch is None:
+        return {}
+    mode = memo_mode("auto" if memo is None else memo)
+    memo_size(memo_bytes)
+    rule = branch_rule(branch)
+    if MEMO in plan.backend.capabilities:
+        return {"memo": mode, "memo_bytes": memo_bytes, "branch": branch}
+    if mode == "on" or rule != "mrv":
+        asked = "memo=True" if mode == "on" else f"branch={rule!r}"
+        raise Refused(f"{asked}: backend {plan.name!r} has no memoized count; backends with "
+                      f"one: {', '.join(memo_takers()) or 'none available'}")
+    return {}
+
+
+def memo_takers() -> list[str]:
+    """The available backends that declare `MEMO`."""
+    found = []
+    for name in backends.engines():
+        try:
+            if MEMO in backends.get(name).capabilities:
+                found.append(name)
+        except BackendUnavailable:
+            continue
+    return found
+
+
 def checked(result: Any, name: str) -> Result:
     """A backend's `count` answer, refused clearly if it is not a `Result`."""
     if not isinstance(result, Result):
@@ -329,5 +374,5 @@ class Decoded(Search):
         self.status = self.inner.status
 
 
-__all__ = ["Decoded", "Plan", "checked", "kinds", "prepare", "refusal", "resolve", "splits",
-           "taker", "takers"]
+__all__ = ["Decoded", "Plan", "checked", "kinds", "memo_keywords", "memo_takers", "prepare",
+           "refusal", "resolve", "splits", "taker", "takers"]

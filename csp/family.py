@@ -134,6 +134,24 @@ def family(kind: Any, puzzles: Sequence[Any], form: str | None = None
     return problem, [kind.givens(puzzle, problem) for puzzle in puzzles]
 
 
+def with_givens(shape: ExactCover | Model, givens: Givens) -> ExactCover | Model:
+    """One puzzle of a family as a problem of its own: the shape with the
+    puzzle's options forced (an exact cover; option indices and payloads
+    unchanged) or its variables' domains cut (a model; the constraints
+    shared). Quicker than declaring the puzzle anew: the generators check
+    many puzzles of one shape.
+
+    >>> shape = ExactCover.from_text("a b\\na\\nb\\na b\\n")
+    >>> import csp
+    >>> csp.count(shape).count, csp.count(with_givens(shape, [0])).count
+    (2, 1)
+    """
+    checked = _checked(shape, givens, 0)
+    if isinstance(shape, ExactCover):
+        return _with_forced(shape, checked)
+    return _with_domains(shape, checked)
+
+
 # -- checking and translating givens -------------------------------------------------
 
 
@@ -237,8 +255,11 @@ def _with_forced(xc: ExactCover, forced: np.ndarray) -> ExactCover:
     counts = np.diff(start) + np.isin(np.arange(xc.n_options), forced)
     indptr = np.concatenate([[0], np.cumsum(counts)])
     primary = xc.primary + [("forced", int(k)) for k in forced]
+    # The arrays are a valid cover's plus one item per forced option: the
+    # checks of from_arrays would only cost time (a generator makes thousands).
     forcing = ExactCover.from_arrays(primary, xc.secondary, indptr, items, colours,
-                                     colour_names=xc.colours, data=xc.data, name=xc.name)
+                                     colour_names=xc.colours, data=xc.data, name=xc.name,
+                                     check=False)
     for item, bound in xc.bounds.items():
         forcing.set_bounds(item, bound)
     return forcing
@@ -255,4 +276,4 @@ def _with_domains(m: Model, fixed: Mapping[Hashable, tuple[int, ...]]) -> Model:
     return puzzle
 
 
-__all__ = ["Givens", "family", "solve_family"]
+__all__ = ["Givens", "family", "solve_family", "with_givens"]

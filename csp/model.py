@@ -257,7 +257,12 @@ class Model:
         if name in self.variables:
             raise InputError(f"duplicate variable {name!r}", token=name)
         try:
-            values = sorted({_integer(v, f"domain value of {name!r}:") for v in domain})
+            if type(domain) is range:  # checked at its ends: a domain may hold millions
+                values = list(domain) if domain.step > 0 else sorted(domain)
+                for end in values[:1] + values[-1:]:
+                    _integer(end, f"domain value of {name!r}:")
+            else:
+                values = sorted({_integer(v, f"domain value of {name!r}:") for v in domain})
         except TypeError:
             raise InputError(f"the domain of {name!r} is not an iterable of ints",
                              token=name) from None

@@ -6,10 +6,20 @@ A record holds, per instance (by its name in the collection), the `status`
 `bad`), the `count` the finished runs agree on and `solutions`, the hash of
 their solution set (`Run.set_hash`: independent of the order of the
 solutions and of the options or variables within one), both null when the
-runs did not agree on one; and `problem`, a fingerprint of the instance, so
-that a record of other instances under the same names is refused. The file
-is small, stable and diff-friendly: sorted keys, one instance a line, and a
-`format` number.
+runs did not agree on one; `problem`, a fingerprint of the instance as
+declared; and `form`, the form it was declared in (`exact-cover` or `model`).
+The file is small, stable and diff-friendly: sorted keys, one instance a
+line, and a `format` number.
+
+A collection grows and changes, and its record with it. Checked against a
+later run (`drifts`), an instance the record lacks is *new* (`news`: not a
+drift); one the run lacks is a `missing` drift; one whose fingerprint
+changed under the same name and form is a `changed` drift (its counts are
+not compared: it is another problem); one declared in another form is
+compared on its count and status only, which do not depend on the form.
+`merged` is the record updated with a run (`csp crosscheck --update`). A
+record sharing no instance with the run is refused: it is of another
+collection.
 
 >>> from pathlib import Path
 >>> from csp import collection
@@ -42,7 +52,9 @@ KIND = "csp crosscheck record"
 @dataclass(frozen=True)
 class Drift:
     """One way an instance moved since the record: `what` is `count`,
-    `solutions` (the set) or `status`."""
+    `solutions` (the set), `status`, `changed` (another problem under the
+    name: `was` and `now` are fingerprints) or `missing` (in the record, not
+    in the run)."""
 
     instance: str
     what: str
@@ -67,7 +79,16 @@ def entry(outcome: Outcome) -> dict[str, Any]:
         finished = report.finished
         count, solutions = finished[0].count, finished[0].set_hash
     return {"status": outcome.verdict, "count": count, "solutions": solutions,
-            "problem": fingerprint(outcome.instance)}
+            "problem": fingerprint(outcome.instance), "form": form(outcome.instance)}
+
+
+def form(instance: Instance) -> str | None:
+    """The form the instance was declared in: `exact-cover` or `model`."""
+    from csp.exactcover import ExactCover
+
+    if instance.problem is None:
+        return None
+    return "exact-cover" if isinstance(instance.problem, ExactCover) else "model"
 
 
 def fingerprint(instance: Instance) -> str | None:
@@ -96,8 +117,7 @@ def dumps(golden: dict[str, Any]) -> str:
 
 
 def write(path: str | os.PathLike[str], run: CollectionReport) -> None:
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(dumps(record(run)))
+    save(path, record(run))
 
 
 def read(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -129,51 +149,59 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def match(golden: dict[str, Any], found: list[Instance], source: str = "the record") -> None:
-    """Refuse, with an `InputError`, a record of other instances than `found`:
-    a name the record lacks, one it has that `found` lacks, or an instance
-    that is not the one recorded under its name. Called before a run."""
+    """Refuse, with an `InputError`, a record that shares no instance with
+    `found` (of another collection). Called before a run."""
     was = golden["instances"]
-    names = {instance.name for instance in found}
-    _same_names(was, names, source)
-    changed = [i.name for i in found
-               if was[i.name]["problem"] and i.problem is not None
-               and was[i.name]["problem"] != fingerprint(i)]
-    if changed:
-        raise InputError(f"{source} is of other instances: {len(changed)} instance(s) differ "
-                         f"from the one recorded under that name, e.g. {changed[0]!r}")
+    if was and found and not any(instance.name in was for instance in found):
+        raise InputError(f"{source} is of other instances: none of its {len(was)} is among "
+                         f"the {len(found)} run (e.g. {found[0].name!r} is not in it)")
 
 
-def _same_names(was: dict[str, Any], names: set[str], source: str,
-                all_run: bool = True) -> None:
-    extra = sorted(name for name in names if name not in was)
-    gone = [name for name in was if name not in names] if all_run else []
-    if extra or gone:
-        parts = []
-        if extra:
-            parts.append(f"{len(extra)} instance(s) not in it, e.g. {extra[0]!r}")
-        if gone:
-            parts.append(f"{len(gone)} of its instance(s) not run, e.g. {gone[0]!r}")
-        raise InputError(f"{source} is of other instances: {'; '.join(parts)}")
+def news(golden: dict[str, Any], run: CollectionReport) -> list[str]:
+    """The instances of `run` that the record lacks."""
+    return [o.name for o in run.outcomes if o.name not in golden["instances"]]
 
 
 def drifts(golden: dict[str, Any], run: CollectionReport, source: str = "the record"
            ) -> list[Drift]:
-    """Every way `run` moved from `golden` (see `match` for the record of
-    other instances, an `InputError`). An interrupted run compares what it
-    checked."""
+    """Every way `run` moved from `golden` (see the module). An interrupted
+    run compares what it checked."""
     was = golden["instances"]
     now = {outcome.name: entry(outcome) for outcome in run.outcomes}
-    _same_names(was, set(now), source, all_run=not run.interrupted)
     found = []
     for name, new in now.items():
-        old = was[name]
+        old = was.get(name)
+        if old is None:
+            continue  # new: not a drift
+        same_form = old.get("form") in (None, new["form"]) or new["form"] is None
+        if same_form and old["problem"] and new["problem"] and old["problem"] != new["problem"]:
+            found.append(Drift(name, "changed", old["problem"], new["problem"]))
+            continue
         for what in ("status", "count", "solutions"):
+            if what == "solutions" and not same_form:
+                continue  # a solution is written in its form's terms
             if what != "status" and (old[what] is None or new[what] is None):
                 continue  # unknown on one side: the status says why
             if old[what] != new[what]:
                 found.append(Drift(name, what, old[what], new[what]))
+    if not run.interrupted:
+        found += [Drift(name, "missing", "recorded", "not run") for name in was
+                  if name not in now]
     return found
 
 
-__all__ = ["FORMAT", "Drift", "drifts", "dumps", "entry", "fingerprint", "match", "read",
-           "record", "write"]
+def merged(golden: dict[str, Any], run: CollectionReport) -> dict[str, Any]:
+    """The record `golden` updated with `run`: its instances added or
+    replaced, the record's others kept."""
+    table = dict(golden["instances"])
+    table.update({outcome.name: entry(outcome) for outcome in run.outcomes})
+    return {"format": FORMAT, "kind": KIND, "instances": table}
+
+
+def save(path: str | os.PathLike[str], golden: dict[str, Any]) -> None:
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(dumps(golden))
+
+
+__all__ = ["FORMAT", "Drift", "drifts", "dumps", "entry", "fingerprint", "form", "match",
+           "merged", "news", "read", "record", "save", "write"]

@@ -45,6 +45,7 @@ from csp.problem import Problem
 from csp.result import Result
 
 if TYPE_CHECKING:
+    from csp.diagram import ZDD
     from csp.symmetry import Group
 
 
@@ -126,6 +127,9 @@ def count(
     up_to_symmetry: bool | Group = False,
     symmetry: Group | None = None,
     over: Iterable[Any] | None = None,
+    memo: bool | str = "auto",
+    memo_bytes: int | str | None = None,
+    branch: str | None = None,
 ) -> Result:
     """Count the solutions of `problem` without materialising them.
 
@@ -146,6 +150,15 @@ def count(
         up_to_symmetry: count one solution per class of equivalent ones.
         symmetry: as for `solutions`.
         over: a model's variables: count the distinct assignments of those.
+        memo: "auto" (the default), True or False: count with a memo of the
+            counts of subproblems, on a backend that has one (`dlx`; see
+            docs/how-to/memo.md). "auto" keeps it while it pays;
+            `stats.extra["memo"]` says how it went. A count stopped early
+            (time limit, Ctrl-C) is a lower bound.
+        memo_bytes: the memo's memory bound, an int or a text such as "512M"
+            (default 1 GiB).
+        branch: "mrv" (the default) or "first": branch on the first item
+            left in declared order (for tilings).
 
     Returns:
         A `Result`: `count` (exact only when `status` is `COMPLETE`), `status`,
@@ -163,6 +176,7 @@ def count(
     """
     started = time.perf_counter()
     limit, time_limit, progress = _checked(limit, time_limit, progress)
+    _memo_alone(memo, branch, limit, up_to_symmetry, over)
     if over is not None:
         return _projected(problem, over, backend, up_to_symmetry, limit, time_limit,
                           progress).result()
@@ -177,7 +191,66 @@ def count(
 
         return sym.count(problem, group, backend, time_limit=time_limit, progress=progress)
     plan = dispatch.prepare(problem, backend)
+    plan.memo = dispatch.memo_keywords(plan, memo, memo_bytes, branch)
     return plan.count(time_limit=_left(time_limit, started), progress=progress)
+
+
+def _memo_alone(memo: bool | str, branch: str | None, limit: int | None,
+                up_to_symmetry: object, over: object) -> None:
+    """Refuse memo=True (or a branching rule) with what a memoized count
+    cannot do: stop after `limit` solutions, test each one for symmetry, or
+    count distinct projections."""
+    from csp.memo import branch_rule, memo_mode
+
+    asked = memo_mode(memo) == "on" or branch_rule(branch) != "mrv"
+    if asked and over is not None:
+        raise InputError("counting over some variables lists the distinct assignments of "
+                         "those, which a memoized count never visits: use memo=False")
+    if asked and limit is not None:
+        raise InputError("a memoized count adds whole subtrees at once: it cannot stop after "
+                         "`limit` solutions; count without a limit, or with memo=False")
+    if asked and up_to_symmetry is not False and up_to_symmetry is not None:
+        raise InputError("counting up to symmetry tests each solution for canonicity, and a "
+                         "memoized count never visits them one by one: use memo=False (or "
+                         "'auto', which leaves memo off there)")
+
+
+def zdd(
+    problem: Problem,
+    backend: str | Backend = "auto",
+    *,
+    memo_bytes: int | str | None = None,
+    branch: str | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> ZDD:
+    """The diagram (a ZDD, `csp.diagram.ZDD`) of all the solutions of an exact
+    cover, as a memoized count builds it: `.count()`, iteration, `.sample(k,
+    seed=)` (uniform, exact), `.write(path)` (Knuth's format). A diagram that
+    does not fit in `memo_bytes` (half of it; the memo takes the other half)
+    is refused with the size it reached.
+
+    >>> from csp import ExactCover
+    >>> xc = ExactCover.from_text("a b c\\na\\nb\\nc\\na b\\nb c\\n")
+    >>> diagram = zdd(xc)
+    >>> diagram.count(), sorted(diagram)
+    (3, [(0, 1, 2), (0, 4), (2, 3)])
+    """
+    from csp.backends.base import MEMO
+    from csp.exactcover import ExactCover
+
+    started = time.perf_counter()
+    _, time_limit, progress = _checked(None, time_limit, progress)
+    if not isinstance(problem, ExactCover):
+        raise InputError(f"a diagram is over the options of an ExactCover, not a "
+                         f"{type(problem).__name__}")
+    plan = dispatch.prepare(problem, backend)
+    if MEMO not in plan.backend.capabilities or plan.target is not problem:
+        raise dispatch.Refused(f"backend {plan.name!r} builds no diagram of solutions; "
+                               f"backends that do: {', '.join(dispatch.memo_takers())}")
+    builder: Any = plan.backend
+    return builder.zdd(problem, memo_bytes=memo_bytes, branch=branch,
+                       time_limit=_left(time_limit, started), progress=progress)
 
 
 def solve(

@@ -51,8 +51,8 @@ def test_examples(capsys, monkeypatch, kind, argument, options, expected):
 
 @pytest.mark.parametrize("kind, text, answers, error", [
     ("langford", "3\nfour\n7\n", "2\n52\n", "line 2: 'four' is not"),
-    ("latin", "12\n2.\n\n1x\n.1\n\n2.\n.2\n", "12\n21\n21\n12\n", "line 4:"),
-    ("futoshiki", ".<.\n. .\n\n.>x\n. .\n\n.>.\n. .\n", "12\n21\n21\n12\n", "line 4:"),
+    ("latin", "12\n2.\n\n1x\n.1\n\n2.\n.2\n", "12\n21\n\n21\n12\n", "line 4:"),
+    ("futoshiki", ".<.\n. .\n\n.>x\n. .\n\n.>.\n. .\n", "12\n21\n\n21\n12\n", "line 4:"),
     ("killer", "aabb\naabb\nccdd\nccdd\na=10 b=10 c=10\n\n"
                "aabb\ncdde\ncfge\nhfgg\na=3 b=7 c=5 d=5 e=5 f=4 g=7 h=4\n",
      "1234\n3412\n2143\n4321\n", "line 1: cage 'd' of the puzzle of line 1 has no clue"),

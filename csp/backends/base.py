@@ -26,6 +26,12 @@ never a backend's name, decides what the rest of `csp` does with it:
   compiled once and each puzzle only its givens (forced options for an exact
   cover, fixed domains for a model), yielding a `Result` per puzzle (see
   `csp.family`);
+- `MEMO`: memoized counting: the backend's `count` (and, with `SPLIT`,
+  `count_chosen`) also takes `memo=` ("auto", True or False), `memo_bytes=`
+  (a memory bound) and `branch=` ("mrv" or "first"), and it offers
+  `zdd(problem, memo_bytes=, branch=, time_limit=, progress=)`, the diagram of
+  the solutions (`csp.count`, `csp.zdd`; a backend without it refuses
+  `memo=True`);
 - `PORTFOLIO`: the backend runs other backends (see `csp.backends.engines`);
 - `SLICED`: its `solutions` returns a `SlicedSearch` (whose `count()` is the
   backend's `count`): a search that runs in the calling thread, starts no
@@ -69,6 +75,8 @@ MULTIPLICITIES = "multiplicities"
 """An exact-cover backend that takes primary items with bounds (multiplicities)."""
 FAMILY = "family"
 """The backend solves many puzzles of one shape in one compiled loop (`solve_family`)."""
+MEMO = "memo"
+"""Memoized counting: `count` takes memo=, memo_bytes=, branch=; `zdd` builds the diagram."""
 PORTFOLIO = "portfolio"
 """The backend runs other backends (`race`): no independent engine, so the
 defaults that want witnesses or fallbacks (`crosscheck`, `auto`, the

@@ -1,5 +1,7 @@
 """The user's own instances for `csp bench`: exact covers in Knuth's format
-(a file, or every file of a directory: one instance per file) and puzzle files
+and the field's instances, XCSP3 and FlatZinc (by their names: `.xml`,
+`.xml.lzma`, `.fzn`), a file or every file of a directory, one instance per
+file; and puzzle files
 of any kind (`csp.problems.Kind`, plug-ins included: one instance per puzzle,
 named `FILE#N` for the N-th).
 
@@ -36,15 +38,16 @@ from typing import Any
 from csp.bench.instances import Instance, UpToSymmetry
 from csp.errors import InputError
 from csp.exactcover import ExactCover
+from csp.io.instances import detect, model_of, read_instance
 from csp.io.text import read_text_file
 
 Skipped = list[tuple[str, str]]
 
 
 def exact_covers(path: str, skipped: Skipped) -> list[Instance]:
-    """One instance per exact cover: `path` itself, or every file of the
-    directory `path` (not its subdirectories; names starting with `.` are left
-    out), in name order."""
+    """One instance per exact cover, XCSP3 or FlatZinc file: `path` itself,
+    or every file of the directory `path` (not its subdirectories; names
+    starting with `.` are left out), in name order."""
     where = Path(path)
     if where.is_dir():
         files = sorted(p for p in where.iterdir() if p.is_file() and not p.name.startswith("."))
@@ -56,9 +59,10 @@ def exact_covers(path: str, skipped: Skipped) -> list[Instance]:
         raise InputError(f"no such file or directory: {path}")
     out = []
     for file in files:
-        spec = {"xc": str(file)}
+        fmt = detect(file)
+        spec = {"xc": str(file)} if fmt is None else {"instance": str(file), "format": fmt}
         try:
-            _exact_cover(spec)  # read it now: a bad file is reported before any run
+            _problem(spec)  # read it now: a bad file is reported before any run
         except InputError as err:
             skipped.append((str(file), _why(err)))
             continue
@@ -90,11 +94,15 @@ def puzzles(kind_name: str, path: str, skipped: Skipped) -> list[Instance]:
 
 
 def build(spec: dict[str, Any]) -> Instance:
-    """The instance that `spec` describes: `{"xc": FILE}` or
-    `{"kind": KIND, "file": FILE, "puzzle": K}` (K counted from 0)."""
+    """The instance that `spec` describes: `{"xc": FILE}`, `{"instance": FILE,
+    "format": xcsp3 or flatzinc}` or `{"kind": KIND, "file": FILE, "puzzle": K}`
+    (K counted from 0)."""
     if "xc" in spec:
         return Instance(spec["xc"], "exact cover", ("exact-cover",), (None,),
                         lambda form: [_exact_cover(spec)], spec["xc"], spec=spec)
+    if "instance" in spec:
+        return Instance(spec["instance"], spec["format"], ("model",), (None,),
+                        lambda form: [_problem(spec)], spec["instance"], spec=spec)
     from csp import problems
 
     kind = problems.get(spec["kind"])
@@ -114,6 +122,18 @@ def build(spec: dict[str, Any]) -> Instance:
 def _why(err: InputError) -> str:
     """The error without its file's name (the report names the file)."""
     return str(InputError(err.message, line=err.line))
+
+
+def _problem(spec: dict[str, Any]) -> Any:
+    if "xc" in spec:
+        return _exact_cover(spec)
+    return _instance(spec["instance"], spec["format"])
+
+
+@functools.lru_cache(maxsize=8)
+def _instance(path: str, fmt: str) -> Any:
+    """The model of an instance file, read once per process."""
+    return model_of(read_instance(path, fmt, warn=lambda message: None))
 
 
 def _exact_cover(spec: dict[str, Any]) -> ExactCover:

@@ -16,7 +16,9 @@ suites in worker processes.
   between two points; `used(fn)` over one call;
 - `header(what)`: the line that says where a run was made and under what
   load (`csp.bench.runner.machine`);
-- `table(columns, rows)`: a Markdown table.
+- `table(columns, rows)`: a Markdown table;
+- `spearman(a, b)`: Spearman's rank correlation (ties share their mean
+  rank), how a rating is held to an outside scale.
 
 >>> seconds, value = best(lambda: sum(range(1000)), repeat=3, number=10)
 >>> value, seconds >= 0
@@ -32,6 +34,8 @@ suites in worker processes.
 | x | y |
 |---|---|
 | 1 | 2.5 s |
+>>> spearman([1, 2, 3, 4], [10, 20, 20, 40]), spearman([1, 2, 3], [3, 2, 1])
+(0.9486832980505138, -1.0)
 """
 
 from __future__ import annotations
@@ -147,5 +151,27 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["alternate", "best", "header", "median", "rounds", "runs", "spent", "table", "timed",
-           "usage", "used"]
+def ranks(values: Sequence[float]) -> list[float]:
+    """The rank of each value (0 for the least), ties given their mean rank."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    ranked = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for i in order[start:end + 1]:
+            ranked[i] = (start + end) / 2
+        start = end + 1
+    return ranked
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    """Spearman's rank correlation of two equally long sequences: Pearson's
+    on their ranks (`statistics.correlation` ranks them itself only from
+    Python 3.12)."""
+    return statistics.correlation(ranks(a), ranks(b))
+
+
+__all__ = ["alternate", "best", "header", "median", "ranks", "rounds", "runs", "spearman", "spent",
+           "table", "timed", "usage", "used"]

@@ -225,6 +225,48 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
                        "again after a crash or Ctrl-C to count only what is missing")
 
 
+def memory_size(text: str) -> int:
+    """argparse type of `--memo-bytes`: a size such as 536870912, 512M or 2G."""
+    from csp.errors import InputError
+    from csp.memo import memo_size
+
+    try:
+        return memo_size(text)
+    except InputError as err:
+        raise argparse.ArgumentTypeError(err.message) from None
+
+
+def add_memo_options(parser: argparse.ArgumentParser) -> None:
+    """`--memo`, `--memo-bytes` and `--branch`, for counting with a memo."""
+    group = parser.add_argument_group("counting with a memo (with --count; see "
+                                      "docs/how-to/memo.md)")
+    group.add_argument("--memo", choices=("auto", "on", "off"), default="auto",
+                       help="keep the counts of subproblems met before (dlx): auto (the "
+                       "default) keeps the memo while it pays, on, off")
+    group.add_argument("--memo-bytes", type=memory_size, metavar="SIZE",
+                       help="the memo's memory bound, e.g. 512M or 2G (default 1G; per worker)")
+    group.add_argument("--branch", choices=("mrv", "first"),
+                       help="the item to branch on: mrv (the fewest options, the default) or "
+                       "first (the first item left in declared order: for tilings)")
+
+
+def check_memo_options(args: argparse.Namespace) -> None:
+    """Memo settings that a run cannot honour: without --count, or with --limit."""
+    from csp.errors import InputError
+
+    asked = args.memo == "on" or args.branch is not None or args.memo_bytes is not None
+    if asked and not args.count:
+        raise InputError("--memo, --memo-bytes and --branch go with --count")
+    if (args.memo == "on" or args.branch is not None) and args.limit is not None:
+        raise InputError("a memoized count adds whole subtrees at once: --memo on and "
+                         "--branch do not go with --limit")
+
+
+def memo_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The memo keywords of `csp.count` and `csp.parallel.count` from the options."""
+    return {"memo": args.memo, "memo_bytes": args.memo_bytes, "branch": args.branch}
+
+
 def wants_parallel(args: argparse.Namespace) -> bool:
     return any(getattr(args, name, None) is not None
                for name in ("workers", "scheduler", "checkpoint"))
@@ -247,7 +289,8 @@ def parallel_count(problem: Any, backend: str, args: argparse.Namespace,
         return parallel.count(problem, backend, workers=args.workers,
                               scheduler=args.scheduler, time_limit=args.time_limit,
                               checkpoint=args.checkpoint,
-                              progress=show if progress.enabled else None)
+                              progress=show if progress.enabled else None,
+                              **(memo_options(args) if hasattr(args, "memo") else {}))
     finally:
         progress.clear()
 
@@ -278,3 +321,11 @@ class ProgressBar:
     def clear(self) -> None:
         sys.stderr.write("\r\x1b[K")
         sys.stderr.flush()
+
+
+def counted(count: int, status: Status | None, bare: bool = False) -> str:
+    """"N solutions" (or N alone), with the status when the run did not finish."""
+    text = str(count) if bare else f"{count} solution{'' if count == 1 else 's'}"
+    if status not in (Status.COMPLETE, None):
+        text += f" ({status})"
+    return text

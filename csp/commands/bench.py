@@ -48,8 +48,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="exact covers in Knuth's format: a file, or a directory (each "
-                        "of its files is one instance)")
+                        help="exact covers in Knuth's format, XCSP3 (.xml, .xml.lzma) or "
+                        "FlatZinc (.fzn) instances: a file, or a directory (each of its "
+                        "files is one instance)")
     parser.add_argument("--kind", nargs=2, action="append", metavar=("KIND", "FILE"),
                         help="every puzzle of FILE, of puzzle kind KIND (see `csp list`), "
                         "one instance each; may be repeated")

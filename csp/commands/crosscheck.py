@@ -1,11 +1,14 @@
 """`csp crosscheck PATH`: run every instance of a collection on several
 backends and check that they agree.
 
-PATH is a file of Knuth's format, a directory of them, or with `--kind KIND`
-a puzzle file (every puzzle in it). One instance prints its full report;
+PATH is a file of Knuth's format, an XCSP3 or FlatZinc instance (`.xml`,
+`.xml.lzma`, `.fzn`), a directory of them (mixed), or with `--kind KIND` a
+puzzle file (every puzzle in it). One instance prints its full report;
 several print a line each (the full report of those that do not agree),
 then the summary per backend. `--record FILE` writes the golden record of
-the run; `--against FILE` lists every drift from an earlier one.
+the run; `--against FILE` lists every drift from an earlier one (an
+instance the record lacks is listed as new, not as a drift), and with
+`--update` merges this run into it.
 
 Exit status: 0 every instance agrees; 1 some backend disagrees or could not
 run, or (with `--against`) something drifted; 2 bad input (a bad instance,
@@ -54,7 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="solve a collection of problems with several backends and compare the answers",
         description="Enumerate the solutions of every instance with each backend; verify "
         "every solution, compare the solution sets and the counts. PATH is an exact cover "
-        "in Knuth's format, a directory of them, or with --kind a puzzle file. Exit 0 if "
+        "in Knuth's format, an XCSP3 or FlatZinc instance, a directory of them, or with "
+        "--kind a puzzle file. Exit 0 if "
         "all agree, 1 on a disagreement (or a drift from --against), 2 on bad input, "
         "3 if inconclusive (fewer than two backends finished an instance), 130 after Ctrl-C.",
     )
@@ -78,10 +82,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="write the golden record of this run (JSON) to FILE")
     parser.add_argument("--against", metavar="FILE",
                         help="compare this run with the golden record in FILE; list every "
-                        "drift (count, solution set, status) and exit 1 if any")
+                        "drift (count, solution set, status, a changed or missing instance) "
+                        "and exit 1 if any; instances not in FILE are listed as new")
+    parser.add_argument("--update", action="store_true",
+                        help="with --against: write this run into FILE (new instances "
+                        "added, the others' entries replaced by this run's)")
     parser.add_argument("--progress", action="store_true",
                         help="show the progress bar on stderr even when it is not a terminal")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--ignore-objective", action="store_true",
+                        help="XCSP3 and FlatZinc instances with an objective: check their "
+                        "constraints only (else such an instance is refused)")
     add_format_option(parser)
     parser.set_defaults(run=run)
 
@@ -95,7 +106,8 @@ def _instances(args: argparse.Namespace) -> list[Instance]:
         if text is not None:
             return list(puzzles(text, args.path, args.kind, args.form))
     if args.path != "-":
-        return list(instances(args.path, args.kind, args.form, args.format, warn))
+        return list(instances(args.path, args.kind, args.form, args.format, warn,
+                              args.ignore_objective))
     text, source = read_input("-")
     if args.kind is not None:
         return list(puzzles(text, source, args.kind, args.form))
@@ -107,6 +119,8 @@ def _instances(args: argparse.Namespace) -> list[Instance]:
 
 def run(args: argparse.Namespace) -> int:
     names = backend_list(args.backends)
+    if args.update and args.against is None:
+        raise InputError("--update goes with --against FILE (the record it updates)")
     golden = records.read(args.against) if args.against is not None else None
     found = _instances(args)
     if golden is not None:
@@ -135,9 +149,12 @@ def run(args: argparse.Namespace) -> int:
         bar.clear()
     drifted = [] if golden is None else records.drifts(golden, report,
                                                          source=f"the record {args.against!r}")
+    new = [] if golden is None else records.news(golden, report)
     if args.record is not None:
         records.write(args.record, report)
-    _print(args, report, found, drifted)
+    if args.update and golden is not None and not report.interrupted:
+        records.save(args.against, records.merged(golden, report))
+    _print(args, report, found, drifted, new)
     if report.interrupted:
         return EXIT["interrupted"]
     return EXIT["disagree"] if drifted else report.exit_status
@@ -156,13 +173,14 @@ def _line(outcome: Outcome) -> None:
 
 
 def _print(args: argparse.Namespace, report: CollectionReport, found: list[Instance],
-           drifted: list[records.Drift]) -> None:
+           drifted: list[records.Drift], new: list[str]) -> None:
     single = report.outcomes[0].report if len(found) == 1 and report.outcomes else None
     if args.json:
         # one instance: its own report, as before collections
         out = single.to_dict() if single is not None else report.to_dict()
         if args.against is not None:
             out["drifts"] = [vars(d) for d in drifted]
+            out["new"] = new
         print(json.dumps(out))
         return
     if single is not None:
@@ -173,6 +191,10 @@ def _print(args: argparse.Namespace, report: CollectionReport, found: list[Insta
     if report.interrupted:
         print("interrupted (Ctrl-C): the instances after it were not checked")
     if args.against is not None:
+        for name in new:
+            print(f"new: {name}")
         for drift in drifted:
             print(f"drift: {drift}")
-        print(f"{len(drifted)} drift{'' if len(drifted) == 1 else 's'} from {args.against}")
+        print(f"{len(drifted)} drift{'' if len(drifted) == 1 else 's'} from {args.against}"
+              + (f", {len(new)} new instance{'' if len(new) == 1 else 's'}" if new else "")
+              + (" (record updated)" if args.update and not report.interrupted else ""))

@@ -22,6 +22,8 @@ def run(args: argparse.Namespace) -> int:
                           for f in kind.forms)
         print(f"  {name:10} {kind.description}")
         print(f"  {'':10} declared as: {forms}")
+        if kind.maker is not None:
+            print(f"  {'':10} csp generate --size: {kind.maker.sizes}")
     for name, why in problems.broken().items():
         print(f"  {name:10} BROKEN: {why}")
     print(f"backends available: {', '.join(backends.available())}")

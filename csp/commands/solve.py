@@ -1,4 +1,8 @@
-"""`csp solve KIND FILE`: solve every puzzle of a file in its own format.
+"""`csp solve KIND FILE`: solve every puzzle of a file in its own format;
+`csp solve FILE.xml` or `csp solve FILE.fzn`: solve an instance of the field
+(XCSP3, FlatZinc; the format by the name, or `--format`), printing each
+solution in its format's terms (an XCSP3 `<instantiation>`, FlatZinc's
+output annotations).
 
 Prints the first solution of each puzzle (or `no solution`), every solution
 and a count line with `--all`, only the counts with `--count`, or one JSON
@@ -26,11 +30,13 @@ from typing import Any
 import csp
 from csp import backends, problems
 from csp.backends.base import Search
+from csp.commands import _authors
 from csp.commands._common import (
     ProgressBar,
     ProgressLine,
     add_parallel_options,
     backends_help,
+    counted,
     exit_status,
     help_later,
     limit_seconds,
@@ -56,17 +62,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     kind = parser.add_argument("kind", metavar="KIND")
+    parser.add_argument("--format", choices=("xcsp3", "flatzinc"),
+                        help="read FILE as an instance of this format (default: by its "
+                        "name: .xml, .xml.lzma, .fzn), with no KIND: csp solve --format "
+                        "xcsp3 FILE")
+    parser.add_argument("--ignore-objective", action="store_true",
+                        help="an instance with an objective: solve its constraints only")
 
     def fill() -> None:
         # Describing every kind imports them all (and the plug-ins): for --help only.
         kinds = "\n".join(f"  {name:10} {text}" for name, text in problems.describe().items())
         parser.epilog = (f"puzzle kinds and their input formats:\n{kinds}\n\n"
                          "examples:\n  csp solve sudoku examples/sudoku.txt\n"
-                         "  csp solve queens 8 --count")
-        kind.help = f"one of: {', '.join(problems.names())}"
+                         "  csp solve queens 8 --count\n  csp solve Queens-0008.xml.lzma --all"
+                         "\n  csp solve queens.fzn --count")
+        kind.help = (f"one of: {', '.join(problems.names())}; or an instance file (.xml, "
+                     ".xml.lzma, .fzn)")
 
     help_later(parser, fill)
-    parser.add_argument("file", metavar="FILE",
+    parser.add_argument("file", metavar="FILE", nargs="?",
                         help="the input file, - for standard input (queens: or the size N)")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--count", action="store_true", help="print only the number of solutions")
@@ -100,6 +114,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="count and list one solution per class of symmetric ones "
                         "(kinds that declare their symmetries; lattice always does)")
     add_parallel_options(parser)
+    _authors.add_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -129,6 +144,19 @@ def _parse(kind: Kind, text: str, options: dict[str, Any]) -> list[Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from csp.io.instances import detect
+
+    if args.file is None:
+        if args.format is None and detect(args.kind) is None:
+            raise InputError(f"{args.kind!r}: give a puzzle file after the kind "
+                             "(csp solve KIND FILE), or an instance file (.xml, .xml.lzma, "
+                             ".fzn; --format xcsp3 or flatzinc for another name)")
+        from csp.commands.instance import solve_instance
+
+        return solve_instance(args)
+    if args.format is not None or args.ignore_objective:
+        raise InputError("--format and --ignore-objective go with an instance file, without "
+                         "a kind: csp solve FILE.xml")
     kind = problems.get(args.kind)
     options = _options(kind, args)
     text, source = _text(kind, args)
@@ -151,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
         if args.checkpoint is not None and len(items) > 1:
             raise InputError(f"--checkpoint journals one count: the input has {len(items)} "
                              "puzzles; give one per file")
+    where = _authors.check(kind, args)
+    gap = _authors.Gap(kind, args.json)
     bar = ProgressBar(len(items), "puzzles") if len(items) > 1 and sys.stderr.isatty() else None
     progress = ProgressLine()
     totals = Stats(nodes=0)
@@ -165,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
                 bar.show(done)
             if done in runs:
                 # Many puzzles of one shape: the structure once, each puzzle its givens.
-                for status, stats, count in _solve_family(kind, items[done:runs[done]], args, bar):
+                for status, stats, count in _solve_family(kind, items[done:runs[done]], args, bar,
+                                                          gap):
                     solved += count > 0
                     codes.append(exit_status(status, count))
                     _add(totals, stats, count)
@@ -177,7 +208,14 @@ def run(args: argparse.Namespace) -> int:
                 _report_bad(item.located(source=source), args, bar)
                 continue
             try:
-                status, stats, count = _solve_one(kind, item, args, up_to, progress, bar)
+                if args.why_not_unique:
+                    status, stats, count = _authors.explain(kind, item, args, done + 1, where, gap)
+                else:
+                    status, stats, count = _solve_one(kind, item, args, up_to, progress, bar,
+                                                      gap)
+                    if where is not None:
+                        _authors.write(kind, item, args.first_answer, where,
+                                       f"{kind.name}-{done + 1}")
             except InputError as error:
                 if isinstance(error, BackendUnavailable):
                     raise  # the --backend option is at fault (race:dlx+nosuch), not the puzzle
@@ -220,7 +258,8 @@ def _family_runs(kind: Kind, items: list[Any], args: argparse.Namespace, up_to: 
     shape, or the run asks for what a family does not do (every solution,
     a time limit per puzzle, symmetry, parallel counting)."""
     if (kind.shape is None or up_to or wants_parallel(args) or args.all
-            or args.limit is not None or args.time_limit is not None):
+            or args.limit is not None or args.time_limit is not None
+            or args.svg is not None or args.why_not_unique):
         return {}
     runs: dict[int, int] = {}
     start = 0
@@ -239,8 +278,8 @@ def _family_runs(kind: Kind, items: list[Any], args: argparse.Namespace, up_to: 
     return runs
 
 
-def _solve_family(kind: Kind, puzzles: list[Any], args: argparse.Namespace, bar: ProgressBar | None
-                  ) -> Iterator[tuple[Status, Stats, int]]:
+def _solve_family(kind: Kind, puzzles: list[Any], args: argparse.Namespace, bar: ProgressBar | None,
+                  gap: _authors.Gap) -> Iterator[tuple[Status, Stats, int]]:
     """Solve (or count) puzzles of one shape as a family, printing each answer
     as `_solve_one` would; yield each one's status, statistics and count."""
     form = args.form or _native_form(kind, args.backend)
@@ -257,12 +296,11 @@ def _solve_family(kind: Kind, puzzles: list[Any], args: argparse.Namespace, bar:
             print(json.dumps({"count": result.count, "status": result.status.value,
                               "solutions": texts, "backend": result.backend,
                               "stats": result.stats.to_dict()}))
-        elif args.count:
-            print(_counted(result.count, result.status, bare=True))
-        elif texts:
-            print(texts[0])
         else:
-            print("no solution")
+            line = (counted(result.count, result.status, bare=True) if args.count
+                    else texts[0] if texts else "no solution")
+            gap.before(puzzle, line)
+            print(line)
         yield result.status, result.stats, result.count
 
 
@@ -285,10 +323,13 @@ def _native_form(kind: Kind, backend: str) -> str | None:
 
 
 def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
-               progress: ProgressLine, bar: ProgressBar | None) -> tuple[Status, Stats, int]:
+               progress: ProgressLine, bar: ProgressBar | None, gap: _authors.Gap
+               ) -> tuple[Status, Stats, int]:
     """Solve, count or list one puzzle and print its answer; return how it ended,
-    its statistics and the number of solutions reported."""
+    its statistics and the number of solutions reported. The first answer
+    is left in `args.first_answer` (None if none), for `--svg`."""
     everything = args.all or (args.limit is not None and not args.count)
+    args.first_answer = None
     problem = _call(kind, "declare", item, args.form or _native_form(kind, args.backend))
     backend = resolve_backend(problem, args.backend)
     texts: list[str] = []
@@ -314,7 +355,7 @@ def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
                                 progress=progress.callback) if group is None else
                   symmetry.solutions(problem, group, backend, limit=limit,
                                      time_limit=args.time_limit, progress=progress.callback))
-        _list(kind, item, problem, search, texts, args, progress, bar)
+        _list(kind, item, problem, search, texts, args, progress, bar, gap)
         assert search.status is not None
         status, stats = search.status, search.stats
         # Listing, the count is what was listed: a Ctrl-C may fall between
@@ -327,17 +368,20 @@ def _solve_one(kind: Kind, item: Any, args: argparse.Namespace, up_to: bool,
         print(json.dumps({"count": count, "status": status.value,
                           "solutions": texts, "backend": backend,
                           "stats": stats.to_dict()}))
-    elif only_count:
-        print(_counted(count, status, bare=True))
-    elif everything:
-        print(_counted(count, status))
-    elif not texts:
-        print("no solution" if status is Status.COMPLETE else f"no solution found ({status})")
+    else:
+        line = (counted(count, status, bare=True) if only_count else counted(count, status)
+                if everything else None if texts else "no solution"
+                if status is Status.COMPLETE else f"no solution found ({status})")
+        if line is not None:
+            if not texts:
+                gap.before(item, line)
+            print(line)
     return status, stats, count
 
 
 def _list(kind: Kind, item: Any, problem: Any, search: Search, texts: list[str],
-          args: argparse.Namespace, progress: ProgressLine, bar: ProgressBar | None) -> None:
+          args: argparse.Namespace, progress: ProgressLine, bar: ProgressBar | None,
+          gap: _authors.Gap) -> None:
     """Collect (and, without --json, print) each solution of `search` in `texts`.
 
     Ctrl-C may arrive here, while a solution is decoded or printed, rather
@@ -349,6 +393,10 @@ def _list(kind: Kind, item: Any, problem: Any, search: Search, texts: list[str],
                 continue
             answer = _call(kind, "decode", item, solution, problem)
             texts.append(_call(kind, "format", item, answer))
+            if len(texts) == 1:
+                args.first_answer = answer
+                if not args.json:
+                    gap.before(item, texts[0])
             if not args.json:
                 _emit(texts, progress, bar)
     except KeyboardInterrupt:
@@ -388,13 +436,6 @@ def _emit(texts: list[str], progress: ProgressLine, bar: ProgressBar | None) -> 
         sys.stdout.write("\n")
     sys.stdout.write(answer + "\n")
     sys.stdout.flush()
-
-
-def _counted(count: int, status: Status | None, bare: bool = False) -> str:
-    text = str(count) if bare else f"{count} solution{'' if count == 1 else 's'}"
-    if status not in (Status.COMPLETE, None):
-        text += f" ({status})"
-    return text
 
 
 def _add(totals: Stats, stats: Stats, count: int) -> None:

@@ -15,10 +15,13 @@ from typing import Any
 from csp.commands._common import (
     ProgressLine,
     add_format_option,
+    add_memo_options,
     add_parallel_options,
     backends_help,
+    check_memo_options,
     exit_status,
     limit_seconds,
+    memo_options,
     parallel_count,
     read_cover_input,
     solution_limit,
@@ -50,6 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     backends_help(parser, parser.add_argument("--backend", default="auto"),
                   "one of: auto, {backends} (default: auto = dlx)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_memo_options(parser)
     add_parallel_options(parser)
     parser.set_defaults(run=run)
 
@@ -57,6 +61,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if wants_parallel(args) and not args.count:
         raise InputError("--workers, --scheduler and --checkpoint go with --count")
+    check_memo_options(args)
     xc = read_cover_input(args)
     backend = resolve_backend(xc, args.backend)
     progress = ProgressLine()
@@ -90,8 +95,11 @@ def _count(xc: ExactCover, backend: str, args: argparse.Namespace,
     if wants_parallel(args):
         result = parallel_count(xc, backend, args, progress)
     else:
-        result = count(xc, backend, time_limit=args.time_limit, progress=progress.callback)
-        progress.clear()
+        try:
+            result = count(xc, backend, time_limit=args.time_limit, progress=progress.callback,
+                           **memo_options(args))
+        finally:
+            progress.clear()
     return result.status, result.stats
 
 

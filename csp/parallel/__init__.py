@@ -60,6 +60,9 @@ def count(
     checkpoint: str | os.PathLike[str] | None = None,
     progress: Callable[[Stats], None] | None = None,
     up_to_symmetry: Any = False,
+    memo: bool | str = "auto",
+    memo_bytes: int | str | None = None,
+    branch: str | None = None,
 ) -> Result:
     """Count the solutions of `problem` on several processes.
 
@@ -83,6 +86,10 @@ def count(
             call after a crash counts only what is missing.
         progress: called with the statistics so far.
         up_to_symmetry: not taken here (it runs on one process).
+        memo: as for `csp.count` ("auto", True or False): each worker keeps
+            its own memo across the subproblems it counts.
+        memo_bytes: the bound of each worker's memo.
+        branch: "mrv" or "first", as for `csp.count`.
 
     Returns:
         A `Result`, the same count as `csp.count`'s.
@@ -110,7 +117,7 @@ def count(
         executor = client if client is not None else executor
         workers = workers or _cores(executor)
         return _count(problem, backend, workers, executor, time_limit, checkpoint, progress,
-                      started)
+                      started, (memo, memo_bytes, branch))
     finally:
         if client is not None:
             client.close()
@@ -118,8 +125,10 @@ def count(
 
 def _count(problem: Any, backend: str | Backend, workers: int, executor: Any,
            time_limit: float | None, checkpoint: str | os.PathLike[str] | None,
-           progress: Callable[[Stats], None] | None, started: float) -> Result:
+           progress: Callable[[Stats], None] | None, started: float,
+           memo: tuple[Any, Any, Any]) -> Result:
     plan = dispatch.prepare(problem, backend)
+    plan.memo = dispatch.memo_keywords(plan, *memo)
     splitter = splitter_for(plan)
     deadline = None if time_limit is None else time.time() + time_limit
     tally = schedule.Tally()

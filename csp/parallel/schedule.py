@@ -87,9 +87,17 @@ class Tally:
     status: Status = Status.COMPLETE
     workers: dict[str, dict[str, float]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    memo: dict[str, int] = field(default_factory=dict)
+    """Subproblems per memo state (`stats.extra["memo"]`), and the hits and lookups."""
 
     def add(self, result: Result, worker: str) -> None:
         self.count += result.count
+        extra = result.stats.extra
+        if "memo" in extra:
+            state = str(extra["memo"]).split(" after ")[0]  # "auto: off", without its figures
+            self.memo[state] = self.memo.get(state, 0) + 1
+            for key in ("memo_hits", "memo_lookups"):
+                self.memo[key] = self.memo.get(key, 0) + int(extra.get(key, 0))
         nodes = result.stats.nodes
         self.nodes = None if nodes is None or self.nodes is None else self.nodes + nodes
         figures = self.workers.setdefault(worker, {"subproblems": 0, "solutions": 0,
@@ -236,6 +244,14 @@ def summary(tally: Tally, backend: str, elapsed: float, extra: dict[str, Any]) -
     stats = Stats(solutions=tally.count, nodes=tally.nodes, time=elapsed)
     stats.extra.update(extra)
     stats.extra["workers"] = tally.workers
+    if tally.memo:
+        memo = dict(tally.memo)
+        figures: dict[str, int] = {key: memo.pop(key) for key in ("memo_hits", "memo_lookups")
+                                   if key in memo}
+        # The memo's state in each subproblem (each worker keeps its own memo).
+        stats.extra["memo"] = ", ".join(f"{state} in {n:,} subproblems"
+                                        for state, n in sorted(memo.items()))
+        stats.extra.update(figures)
     if tally.notes:
         stats.extra["notes"] = tally.notes
     return Result(tally.count, tally.status, stats, backend)

@@ -54,8 +54,8 @@ def count_below(plan: dispatch.Plan, prefix: Sequence[Hashable],
                 time_limit: float | None = None) -> Result:
     """The solutions of `plan` that extend `prefix` (a `SPLIT` backend)."""
     splitter: Any = plan.backend
-    result = dispatch.checked(splitter.count_chosen(plan.target, prefix, time_limit=time_limit),
-                     plan.name)
+    result = dispatch.checked(splitter.count_chosen(plan.target, prefix, time_limit=time_limit,
+                                                    **plan.memo), plan.name)
     result.backend = plan.name
     return result
 
@@ -90,6 +90,11 @@ class Splitter:
 
     def count(self, key: Key, time_limit: float | None) -> Result:
         raise NotImplementedError
+
+    def _count_plan(self, plan: dispatch.Plan, time_limit: float | None) -> Result:
+        """Count a subproblem's own plan with the memo settings of the whole."""
+        plan.memo = self.plan.memo
+        return plan.count(time_limit=time_limit)
 
     def fingerprint(self) -> str:
         """A digest of the problem as the backend gets it and of the way it is
@@ -154,7 +159,7 @@ class ValueSplitter(Splitter):
         model = self.plan.target
         assert isinstance(model, Model)
         restricted = restrict(model, self._fixed(key))
-        return dispatch.prepare(restricted, self.plan.backend).count(time_limit=time_limit)
+        return self._count_plan(dispatch.prepare(restricted, self.plan.backend), time_limit)
 
 
 class CoverSplitter(Splitter):
@@ -201,8 +206,8 @@ class CoverSplitter(Splitter):
     def count(self, key: Key, time_limit: float | None) -> Result:
         xc = self.plan.target
         assert isinstance(xc, ExactCover)
-        return dispatch.prepare(forced(xc, key),
-                                self.plan.backend).count(time_limit=time_limit)
+        return self._count_plan(dispatch.prepare(forced(xc, key), self.plan.backend),
+                                time_limit)
 
 
 def splitter_for(plan: dispatch.Plan) -> Splitter:

@@ -3,8 +3,9 @@
 A module reads, declares, decodes and prints its puzzles (`parse`,
 `puzzles`, `declare`, `decode`, `format`) and exposes them as `KIND`, a
 `csp.problems.Kind`. Other packages add kinds through the entry-point group
-`csp.problems` (the value is a `Kind` object); `kinds()` lists both, and a
-plug-in that fails to load is listed by `broken()` with the reason.
+`csp.problems` (the value is a `Kind` object), or at run time through
+`register(kind)`; `kinds()` lists them all, and a plug-in that fails to load
+is listed by `broken()` with the reason.
 
 >>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
 ['futoshiki', 'hitori', 'kakuro', 'kenken', 'killer', 'langford', 'latin', 'lattice',
@@ -56,6 +57,7 @@ PLUGINS = PluginGroup(GROUP, "puzzle kind")
 
 _plugins: dict[str, Kind] = {}
 _broken = PLUGINS.broken
+_registered: dict[str, Kind] = {}
 
 
 def get(name: str) -> Kind:
@@ -64,6 +66,8 @@ def get(name: str) -> Kind:
         kind = importlib.import_module(BUILTIN[name]).KIND
         assert isinstance(kind, Kind)
         return kind
+    if name in _registered:
+        return _registered[name]
     found = _read_plugins()
     if name not in found:
         why = f" ({_broken[name]})" if name in _broken else ""
@@ -73,8 +77,9 @@ def get(name: str) -> Kind:
 
 
 def names() -> list[str]:
-    """Every kind's name: the built-ins, then the plug-ins."""
-    return list(BUILTIN) + list(_read_plugins())
+    """Every kind's name: the built-ins, those given to `register`, then the plug-ins."""
+    return list(BUILTIN) + list(_registered) + [name for name in _read_plugins()
+                                                if name not in _registered]
 
 
 def kinds() -> dict[str, Kind]:
@@ -88,11 +93,53 @@ def broken() -> dict[str, str]:
     return dict(_broken)
 
 
+def register(kind: Kind, *, replace: bool = False) -> Kind:
+    """Add a puzzle kind at run time, as `csp.backends.register` adds a
+    backend: `csp solve` (in this process), `get`, `kinds` and the author's
+    tools then know it. A name already taken is an error unless `replace`
+    (a built-in kind is never replaced). Returns the kind.
+
+    >>> trivial = Kind(name="trivial", description="a word a line",
+    ...                parse=str.split, declare=lambda word, form=None: None,
+    ...                decode=lambda word, solution, problem: word,
+    ...                format=lambda word, answer: answer)
+    >>> register(trivial) is get("trivial")
+    True
+    >>> register(trivial)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    csp.errors.InputError: a puzzle kind named 'trivial' exists already (register()); ...
+    >>> unregister("trivial")
+    """
+    if not isinstance(kind, Kind):
+        raise InputError(f"cannot register a {type(kind).__name__}: a puzzle kind is a "
+                         "csp.problems.Kind")
+    if kind.name in BUILTIN:
+        raise InputError(f"{kind.name!r} is a built-in puzzle kind and cannot be replaced")
+    if kind.name in _registered and not replace:
+        raise InputError(f"a puzzle kind named {kind.name!r} exists already (register()); "
+                         "pass replace=True")
+    if kind.name in _read_plugins() and not replace:
+        raise InputError(f"a puzzle kind named {kind.name!r} exists already (a plug-in); "
+                         "pass replace=True")
+    _registered[kind.name] = kind
+    return kind
+
+
+def unregister(name: str) -> None:
+    """Remove a kind added by `register`."""
+    if name not in _registered:
+        raise InputError(f"no puzzle kind {name!r} was registered")
+    del _registered[name]
+
+
 def reload() -> None:
-    """Forget the plug-in kinds read so far: the next call reads the entry
-    points again (after installing or removing a plug-in in a running process)."""
+    """Forget the plug-in kinds read so far, and those given to `register`
+    (as `csp.backends.reload` does): the next call reads the entry points again
+    (after installing or removing a plug-in in a running process)."""
     _plugins.clear()
     PLUGINS.reload()
+    _registered.clear()
 
 
 def describe() -> dict[str, str]:
@@ -162,6 +209,50 @@ def read(kind: Kind, text: str, **options: Any) -> list[Any]:
     return items
 
 
+def show(kind: str | Kind, puzzle: Any, answer: Any = None, marks: Iterable[Any] = ()) -> Any:
+    """A picture of `puzzle` (solved, with `answer`; the cells `marks`
+    highlighted) that Jupyter shows (`_repr_svg_`); `str()` of it is the SVG.
+
+    >>> sudoku = get("sudoku")
+    >>> [puzzle] = sudoku.parse("12.4..1.2...4..1")
+    >>> picture = show("sudoku", puzzle)
+    >>> picture._repr_svg_().count("<text")   # the 7 givens
+    7
+    """
+    from csp.problems.pictures import Picture
+
+    return Picture(draw(get(kind) if isinstance(kind, str) else kind, puzzle, answer,
+                        tuple(marks)))
+
+
+def draw(kind: Kind, puzzle: Any, answer: Any = None, marks: Iterable[Any] = ()) -> str:
+    """`kind.draw(puzzle, answer, marks)`, or an `InputError` saying why there
+    is no picture: the kind declares no `draw` (naming the kinds that do), or
+    its `draw` failed."""
+    if kind.draw is None:
+        drawn = [name for name, other in kinds().items() if other.draw is not None]
+        raise InputError(f"{kind.name} puzzles cannot be drawn: the kind declares no draw "
+                         f"(the kinds that draw: {', '.join(drawn)})")
+    try:
+        svg = kind.draw(puzzle, answer, tuple(marks))
+    except InputError:
+        raise
+    except Exception as err:  # noqa: BLE001 - a plug-in's bug is reported, not a traceback
+        raise InputError(f"the {kind.name} kind's draw failed: {type(err).__name__}: {err}"
+                         ) from err
+    if not isinstance(svg, str):
+        raise InputError(f"the {kind.name} kind's draw returned a {type(svg).__name__}, "
+                         "not the text of an SVG picture")
+    return svg
+
+
+def explain_uniqueness(kind: str | Kind, puzzle: Any, **options: Any) -> Any:
+    """Why `puzzle` is not unique: see `csp.problems.uniqueness.explain`."""
+    from csp.problems.uniqueness import explain
+
+    return explain(get(kind) if isinstance(kind, str) else kind, puzzle, **options)
+
+
 Puzzle = TypeVar("Puzzle")
 
 
@@ -180,5 +271,6 @@ def every(items: Iterable[Puzzle | InputError]) -> list[Puzzle]:
     return found
 
 
-__all__ = ["BUILTIN", "GROUP", "Kind", "broken", "describe", "every", "get", "kinds", "names",
-           "paragraphs", "read", "reload"]
+__all__ = ["BUILTIN", "GROUP", "PLUGINS", "Kind", "broken", "describe", "draw", "every",
+           "explain_uniqueness", "get", "kinds", "names", "paragraphs", "read", "register",
+           "reload", "show", "unregister"]

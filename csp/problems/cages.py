@@ -15,13 +15,15 @@ operation, `LABEL=TARGETOP` (`a=12+`, `b=2/`). Every cage has one clue.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from csp import grid
 from csp.errors import InputError
 from csp.problems import paragraphs
+from csp.problems._numbers import natural
+from csp.problems.pictures import Board
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,88 @@ def decode_grid(n: int, solution: Mapping[Any, int]) -> tuple[tuple[int, ...], .
 
 def format_grid(answer: tuple[tuple[int, ...], ...]) -> str:
     return "\n".join("".join(map(str, row)) for row in answer)
+
+
+def cells_of(n: int, answer: tuple[tuple[int, ...], ...]) -> dict[grid.Cell, int]:
+    """The answer as `{cell: digit}`."""
+    return {(r, c): answer[r][c] for r, c in grid.box(n, n)}
+
+
+SIGNS = {"+": "+", "-": "\u2212", "x": "\u00d7", "/": "\u00f7"}
+"""How an operation is printed in a picture: the minus, times and division signs."""
+
+
+def drawing(name: str, blocks: bool) -> Callable[..., str]:
+    """The `draw` of a kind of caged puzzles (a `.n` and `.cages`), named `name`."""
+    def draw(puzzle: Any, answer: tuple[tuple[int, ...], ...] | None = None,
+             marks: Iterable[grid.Cell] = ()) -> str:
+        return draw_cages(puzzle.n, puzzle.cages, answer, marks,
+                          f"{name} {puzzle.n}x{puzzle.n}", blocks)
+
+    return draw
+
+
+def answer_cells(puzzle: Any, answer: tuple[tuple[int, ...], ...]) -> dict[grid.Cell, int]:
+    """The `cells` of a kind of caged puzzles: the answer as `{cell: digit}`."""
+    return cells_of(puzzle.n, answer)
+
+
+def draw_cages(n: int, cages: tuple[Cage, ...], answer: tuple[tuple[int, ...], ...] | None,
+               marks: Iterable[grid.Cell], title: str, blocks: bool) -> str:
+    """The grid with its cages as SVG: killer sudoku (`blocks`) draws the
+    blocks thick and each cage as a dashed outline, kenken each cage thick;
+    a cage's clue in its first cell's corner, the answer's digits in blue."""
+    board = Board(n, n, title=title)
+    if answer is not None:
+        for r, c in grid.box(n, n):
+            board.number((r, c), str(answer[r][c]), given=False)
+    owner = {cell: k for k, cage in enumerate(cages) for cell in cage.cells}
+    for cage in cages:
+        if blocks:
+            board.cage(cage.cells)
+    for cage in cages:
+        board.corner(min(cage.cells), f"{cage.target}{SIGNS.get(cage.op, cage.op)}")
+    shape = grid.block_shape(n)
+    board.lines(region=(lambda cell: grid.block_of(cell, n, shape)) if blocks else owner.get)
+    board.marks(marks)
+    return str(board)
+
+
+# -- making puzzles (csp.generation): the clues are walls between cells ---------------
+
+Wall = tuple[grid.Cell, grid.Cell]
+
+
+def make_size(text: str | None, default: int, least: int) -> int:
+    """`--size n` for a grid of n x n digits, one character each: `least` to 9."""
+    if text is None:
+        return default
+    n = natural(text.strip(), "--size")
+    if not least <= n <= 9:
+        raise InputError(f"--size {n}: the grid is {least} to 9 wide (a digit a cell)")
+    return n
+
+
+def caged(n: int, walls: Iterable[Wall], target: Callable[[list[Any]], tuple[int, str]]
+          ) -> tuple[Cage, ...]:
+    """The cages the walls cut the grid into, labelled in order, each with its
+    clue `target(cells)` (the target and the operation)."""
+    from csp.generation import cages
+
+    return tuple(Cage(grid.LABELS[k], tuple(cells), *target(cells))
+                 for k, cells in enumerate(cages(n, walls)))
+
+
+def walls_fit(n: int, walls: Iterable[Wall], largest: int,
+              value: Mapping[grid.Cell, int] | None) -> bool:
+    """Whether the walls make at most as many cages as there are labels, each
+    of at most `largest` cells and, given `value`, without a repeated digit."""
+    from csp.generation import cages
+
+    found = cages(n, walls)
+    return len(found) <= len(grid.LABELS) and all(
+        len(cells) <= largest and (value is None or len({value[c] for c in cells}) == len(cells))
+        for cells in found)
 
 
 def format_cages(n: int, cages: tuple[Cage, ...]) -> str:

@@ -31,16 +31,19 @@ cells of `csp.grid.rows`/`columns`), a `Sum` for each sign.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
+from csp.problems._numbers import natural
 from csp.problems.kind import Kind
+from csp.problems.latin import random_square
+from csp.problems.pictures import Board
 
 FORMS = ("model",)
 DESCRIPTION = ("futoshiki: cell rows of digits or '.' at even columns with '<'/'>' between, "
@@ -180,5 +183,81 @@ def format_puzzle(puzzle: Futoshiki) -> str:
     return "\n".join(row for row in drawn if row) + "\n"  # no empty sign rows
 
 
+def draw(puzzle: Futoshiki, answer: Answer | None = None, marks: Collection[Cell] = ()
+         ) -> str:
+    """The square as SVG: a box per cell, a chevron between two cells whose
+    point is at the smaller one, the givens in bold, the answer in blue."""
+    n = puzzle.n
+    board = Board(n, n, cell=48, title=f"futoshiki {n}x{n}")
+    gap = 8
+    for r, c in grid.box(n, n):
+        x, y = board.corner_of((r, c))
+        board.rect(x + gap, y + gap, board.cell - 2 * gap, board.cell - 2 * gap,
+                   stroke="#222222", stroke_width=2.0)
+        given = puzzle.givens[r * n + c]
+        value = answer[r][c] if answer is not None else given
+        if value:
+            board.number((r, c), str(value), given=bool(given), size=22)
+    for smaller, larger in puzzle.signs:
+        (x0, y0), (x1, y1) = board.centre(smaller), board.centre(larger)
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        # the point towards the smaller cell, the open side towards the larger
+        dx, dy = (x0 - x1) / board.cell * 4, (y0 - y1) / board.cell * 4
+        wide = (dy * 1.5, dx * 1.5)
+        board.polyline([(mx - dx + wide[0], my - dy + wide[1]), (mx + dx, my + dy),
+                        (mx - dx - wide[0], my - dy - wide[1])])
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Futoshiki, answer: Answer) -> dict[Cell, int]:
+    return {(r, c): answer[r][c] for r, c in grid.box(puzzle.n, puzzle.n)}
+
+
+def with_given(puzzle: Futoshiki, answer: Answer, cell: Cell) -> Futoshiki:
+    """The square with `cell` given, as `answer` has it."""
+    k = cell[0] * puzzle.n + cell[1]
+    return Futoshiki(puzzle.n, puzzle.givens[:k] + (answer[cell[0]][cell[1]],)
+                     + puzzle.givens[k + 1:], puzzle.signs, puzzle.line)
+
+
+# -- making puzzles (csp.generation) ------------------------------------------------------
+
+
+def _make_size(text: str | None) -> int:
+    if text is None:
+        return 5
+    n = natural(text.strip(), "--size")
+    if not 2 <= n <= 9:
+        raise InputError(f"--size {n}: a futoshiki is 2 to 9 wide (a digit a cell)")
+    return n
+
+
+def _make_clues(n: int, answer: Answer) -> list[Any]:
+    """The givens `(cell, digit)` and the signs `((smaller, larger), "<")`."""
+    value: dict[Any, int] = {(r, c): answer[r][c] for r, c in grid.box(n, n)}
+    signs = [(tuple(sorted((cell, other), key=value.__getitem__)), "<")
+             for cell in value for other in grid.neighbours(cell, value) if other > cell]
+    return [(cell, value[cell]) for cell in value] + signs
+
+
+def _make_puzzle(n: int, answer: Answer, clues: Sequence[Any]) -> Futoshiki:
+    givens = [0] * (n * n)
+    for clue, what in clues:
+        if what != "<":
+            givens[clue[0] * n + clue[1]] = what
+    return Futoshiki(n, tuple(givens), tuple(pair for pair, what in clues if what == "<"))
+
+
+MAKER = generation.Maker(
+    sizes="n, an n x n square (2 to 9); default 5",
+    size=_make_size, solution=lambda n, rng: random_square(n, rng),
+    clues=_make_clues, puzzle=_make_puzzle,
+    where=lambda clue: clue[0] if clue[1] == "<" else (clue[0],),
+    uniformity="as latin's squares",
+)
+
+
 KIND = Kind(name="futoshiki", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
+            draw=draw, cells=cells, with_given=with_given, maker=MAKER)

@@ -12,8 +12,10 @@ Two input formats, told apart by the first line:
   run to its right (either may be empty: `23\`, `\16`). Puzzles are separated
   by blank lines.
 
-Output: one line per row, integers separated by single spaces, the digit of
-each white cell and 0 for every other cell.
+Output: an algospot case as that format has it: one line per row, integers
+separated by single spaces, the digit of each white cell and 0 for every
+other cell; a grid as it was read, the digits in its white cells (`#` and
+the clues kept, columns aligned), grids separated by blank lines.
 
 >>> [puzzle] = parse("# 4\\ 3\\\n\\4 . .\n\\3 . .")
 >>> [(run.total, run.cells) for run in puzzle.runs]
@@ -21,23 +23,26 @@ each white cell and 0 for every other cell.
 >>> declare(puzzle)
 <Model 'kakuro 3x3': 4 variables, 8 constraints>
 >>> print(format(puzzle, {(1, 1): 3, (1, 2): 1, (2, 1): 1, (2, 2): 2}))
-0 0 0
-0 3 1
-0 1 2
+ # 4\ 3\
+\4  3  1
+\3  1  2
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import random
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from csp import generation
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
 from csp.problems._numbers import integer, is_integer, is_natural, natural, short
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board
 
 FORMS = ("model",)
 DEFAULT_FORM = "model"
@@ -361,9 +366,36 @@ def encode(puzzle: Kakuro, answer: Mapping[Cell, int], problem: Any = None) -> d
 
 
 def format(puzzle: Kakuro, answer: Mapping[Cell, int]) -> str:  # noqa: A001
-    """One line per row: each white cell's digit, 0 for every other cell."""
-    return "\n".join(" ".join(str(answer.get((r, c), 0)) for c in range(puzzle.cols))
-                     for r in range(puzzle.rows))
+    r"""The solved grid. An algospot case prints as its format says: a line per
+    row, each white cell's digit and 0 for every other cell. A grid prints as
+    it was read, its dots filled: `#` a black cell, `D\A` a clue cell, the
+    columns aligned.
+
+    >>> [puzzle] = parse("1\n3\n0 0 0\n0 1 1\n0 1 1\n4\n2 1 0 4\n3 1 0 3\n1 2 1 4\n1 3 1 3")
+    >>> print(format(puzzle, {(1, 1): 3, (1, 2): 1, (2, 1): 1, (2, 2): 2}))
+    0 0 0
+    0 3 1
+    0 1 2
+    """
+    if puzzle.layout == "algospot":
+        return "\n".join(" ".join(str(answer.get((r, c), 0)) for c in range(puzzle.cols))
+                         for r in range(puzzle.rows))
+    tokens = _tokens(puzzle)
+    for cell, digit in answer.items():
+        tokens[cell[0]][cell[1]] = str(digit)
+    width = [max(len(row[c]) for row in tokens) for c in range(puzzle.cols)]
+    return "\n".join(" ".join(token.rjust(w) for token, w in zip(row, width)).rstrip()
+                     for row in tokens)
+
+
+def _tokens(puzzle: Kakuro) -> list[list[str]]:
+    """The grid's tokens: `.` white, `#` black, `D\\A` a clue cell."""
+    clue: dict[Cell, list[str]] = {}
+    for r, c, d, s in puzzle.hints:
+        clue.setdefault((r, c), ["", ""])[d == ACROSS] = str(s)
+    return [["." if (r, c) in puzzle.white else "\\".join(clue[(r, c)])
+             if (r, c) in clue else "#" for c in range(puzzle.cols)]
+            for r in range(puzzle.rows)]
 
 
 def format_puzzle(puzzle: Kakuro) -> str:
@@ -378,14 +410,173 @@ def format_puzzle(puzzle: Kakuro) -> str:
                 for r in range(puzzle.rows)]
         hints = [f"{r + 1} {c + 1} {d} {s}" for r, c, d, s in puzzle.hints]
         return "\n".join(["1", str(puzzle.rows), *rows, str(len(hints)), *hints])
+    return "\n".join(" ".join(row) for row in _tokens(puzzle))
+
+
+def draw(puzzle: Kakuro, answer: Mapping[Cell, int] | None = None,
+         marks: Collection[Cell] = ()) -> str:
+    """The grid as SVG: black cells dark, a clue cell split by its diagonal
+    with the sum of the run below it in the lower left and that of the run to
+    its right in the upper right, the answer's digits in the white cells."""
+    board = Board(puzzle.rows, puzzle.cols, title=f"kakuro {puzzle.rows}x{puzzle.cols}")
+    dark = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+            if (r, c) not in puzzle.white]
+    board.fill(dark, "#3a3a3a")
     clue: dict[Cell, list[str]] = {}
     for r, c, d, s in puzzle.hints:
-        clue.setdefault((r, c), ["", ""])[d == ACROSS] = str(s)
-    return "\n".join(
-        " ".join("." if (r, c) in puzzle.white else "\\".join(clue[(r, c)])
-                 if (r, c) in clue else "#" for c in range(puzzle.cols))
-        for r in range(puzzle.rows))
+        clue.setdefault((r, c), ["", ""])[d] = str(s)
+    side = board.cell
+    for cell, (across, down) in clue.items():
+        x, y = board.corner_of(cell)
+        board.line(x, y, x + side, y + side, 1.5, colour="#dddddd")
+        if across:
+            board.text(x + side * 0.7, y + side * 0.28, across, size=side * 0.3, colour="white")
+        if down:
+            board.text(x + side * 0.3, y + side * 0.72, down, size=side * 0.3, colour="white")
+    for cell, digit in (answer or {}).items():
+        board.number(cell, str(digit), given=False)
+    board.lines()
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Kakuro, answer: Mapping[Cell, int]) -> dict[Cell, int]:
+    return dict(answer)
+
+
+# -- making puzzles (csp.generation) ------------------------------------------------------
+# A random layout of runs (2 to LONGEST cells, the pattern symmetric under a
+# half turn, as published grids are), filled with random digits; the sums are
+# the clues, all needed, so that a puzzle with another solution is repaired:
+# digits where the two differ are drawn again.
+
+LONGEST = 6
+"""The longest run made."""
+BLACK = 0.08
+"""The share of cells made black at first (and their mirror images); more go
+where a run would be one cell or longer than LONGEST."""
+MAKE_MAX = 30
+
+
+def _make_size(text: str | None) -> tuple[int, int]:
+    """`--size N` (N x N) or `RxC`, counting the clue row and column."""
+    if text is None:
+        return 6, 6
+    rows, x, cols = text.lower().partition("x")
+    sides = (natural(rows.strip(), "--size"), natural((cols if x else rows).strip(), "--size"))
+    if not all(3 <= side <= MAKE_MAX for side in sides):
+        raise InputError(f"--size {text}: a kakuro to make is 3 to {MAKE_MAX} cells a side, "
+                         "the clue row and column included")
+    return sides
+
+
+def _runs(white: set[Cell]) -> list[list[Cell]]:
+    """The maximal runs of white cells, across then down."""
+    found = []
+    for dr, dc in ((0, 1), (1, 0)):
+        for r, c in sorted(white):
+            if (r - dr, c - dc) not in white:
+                run = [(r, c)]
+                while (run[-1][0] + dr, run[-1][1] + dc) in white:
+                    run.append((run[-1][0] + dr, run[-1][1] + dc))
+                found.append(run)
+    return found
+
+
+def _layout(size: tuple[int, int], rng: random.Random) -> set[Cell]:
+    """White cells whose runs all have 2 to LONGEST cells."""
+    rows, cols = size
+    while True:
+        white = {(r, c) for r in range(1, rows) for c in range(1, cols)}
+        for cell in sorted(white):
+            if rng.random() < BLACK:
+                white -= {cell, (rows - cell[0], cols - cell[1])}
+        changed = True
+        while changed:
+            changed = False
+            for run in _runs(white):
+                if len(run) == 1 or len(run) > LONGEST:
+                    cell = run[0] if len(run) == 1 else rng.choice(run[1:-1])
+                    white -= {cell, (rows - cell[0], cols - cell[1])}
+                    changed = True
+                    break
+        if len(white) >= max(4, 0.6 * (rows - 1) * (cols - 1)):
+            return white
+
+
+def _fill(white: set[Cell], rng: random.Random, fixed: Mapping[Cell, int] | None = None
+          ) -> dict[Cell, int] | None:
+    """Random digits, different along every run (the cells of `fixed` kept);
+    None if none fit."""
+    runs = {cell: [run for run in _runs(white) if cell in run] for cell in white}
+    digits = dict(fixed or {})
+    todo = sorted(white - digits.keys())
+    choices: list[list[int]] = []  # the digits left to try at each cell of todo so far
+    at = 0
+    while at < len(todo):
+        cell = todo[at]
+        if len(choices) == at:
+            used = {digits[other] for run in runs[cell] for other in run if other in digits}
+            choices.append(rng.sample([d for d in range(1, 10) if d not in used], 9 - len(used)))
+        if choices[at]:
+            digits[cell] = choices[at].pop()
+            at += 1
+            continue
+        choices.pop()  # none left here: back to the cell before
+        at -= 1
+        if at < 0:
+            return None
+        del digits[todo[at]]
+    return digits
+
+
+def _make_solution(size: tuple[int, int], rng: random.Random) -> dict[Cell, int]:
+    while True:
+        filled = _fill(_layout(size, rng), rng)
+        if filled is not None:
+            return filled
+
+
+def _make_puzzle(size: tuple[int, int], answer: Mapping[Cell, int], clues: Any) -> Kakuro:
+    hints = []
+    for run in _runs(set(answer)):
+        (r, c), (r1, _) = run[0], run[-1]
+        direction = DOWN if r1 > r else ACROSS
+        before = (r - 1, c) if direction == DOWN else (r, c - 1)
+        hints.append((0, *before, direction, sum(answer[cell] for cell in run)))
+    return _build(*size, frozenset(answer), hints, "grid", 0)
+
+
+def _repair(size: tuple[int, int], answer: dict[Cell, int], other: dict[Cell, int],
+            rng: random.Random) -> list[dict[Cell, int]]:
+    """Fillings that each change one digit where another solution differs
+    (to one its runs do not hold yet)."""
+    runs = _runs(set(answer))
+    apart = [cell for cell in answer if other.get(cell) != answer[cell]]
+    offered = []
+    for cell in rng.sample(apart, min(len(apart), TRIES)):
+        used = {answer[c] for run in runs if cell in run for c in run}
+        free = [d for d in range(1, 10) if d not in used]
+        if free:
+            offered.append({**answer, cell: rng.choice(free)})
+    return offered
+
+
+TRIES = 6
+"""The repairs offered at a time."""
+
+
+MAKER = generation.Maker(
+    sizes=f"N (N x N) or RxC, the clue row and column included (3 to {MAKE_MAX}); default 6",
+    size=_make_size, solution=_make_solution, clues=lambda size, answer: [],
+    puzzle=_make_puzzle, repair=_repair,
+    uniformity="a random layout, digits drawn at random cell by cell (backtracking), then "
+               "changed one at a time where another solution differs, the change that "
+               "leaves fewest solutions kept: not uniform over kakuros",
+)
 
 
 KIND = Kind(name="kakuro", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
+            draw=draw, cells=cells, apart=lambda puzzle: puzzle.layout != "algospot",
+            maker=MAKER)

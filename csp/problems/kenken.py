@@ -27,17 +27,31 @@ and `/` cage.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+import random
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent, Relation, Sum
 from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
-from csp.problems.cages import Cage, decode_grid, format_cages, format_grid, read
+from csp.problems.cages import (
+    Cage,
+    Wall,
+    answer_cells,
+    caged,
+    decode_grid,
+    drawing,
+    format_cages,
+    format_grid,
+    make_size,
+    read,
+    walls_fit,
+)
 from csp.problems.kind import Kind
+from csp.problems.latin import random_square
 
 FORMS = ("model",)
 OPS = "+-x/"
@@ -116,5 +130,47 @@ def format_puzzle(puzzle: KenKen) -> str:
     return format_cages(puzzle.n, puzzle.cages)
 
 
+# -- making puzzles (csp.generation): a random Latin square, its cages cut by walls -------
+
+LARGEST = 4
+"""The most cells a cage made has."""
+
+
+def _operation(salt: int, cells: list[grid.Cell], digits: list[int]) -> tuple[int, str]:
+    """A cage's clue: its operation drawn at random, but the same for the same
+    cage of one puzzle (a function of the cells, so that the walls alone
+    make the puzzle)."""
+    rng = random.Random(f"{salt}:{cells}")
+    low, high = min(digits), max(digits)
+    if len(cells) == 1:
+        return digits[0], ""
+    ops = ["+", "x"] + (["-", "-"] + ["/", "/"] * (high % low == 0) if len(cells) == 2 else [])
+    op = rng.choice(ops)
+    return {"+": sum(digits), "x": math.prod(digits), "-": high - low,
+            "/": high // low}[op], op
+
+
+def _make_puzzle(n: int, answer: tuple[Answer, int], walls: Sequence[Wall]) -> KenKen:
+    square, salt = answer
+    return KenKen(n, caged(n, walls, lambda cells: _operation(
+        salt, cells, [square[r][c] for r, c in cells])))
+
+
+MAKER = generation.Maker(
+    sizes="n, an n x n square (3 to 9); default 6",
+    size=lambda text: make_size(text, 6, 3),
+    solution=lambda n, rng: (random_square(n, rng), rng.randrange(1 << 30)),
+    clues=lambda n, answer: generation.edges(n), puzzle=_make_puzzle, where=lambda wall: wall,
+    start=lambda n, answer, walls, rng: generation.random_walls(n, rng, 3,
+                                                                lambda cage, cell: True),
+    fits=lambda n, answer, walls: walls_fit(n, walls, LARGEST, None),
+    kind_answer=lambda n, answer: answer[0],
+    uniformity="the square as latin's; the cages cut from a random partition (cages of 1 to 3 "
+               "cells), walls added while not unique, taken away while it stays unique; each "
+               "cage's operation drawn at random",
+)
+
+
 KIND = Kind(name="kenken", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
+            draw=drawing("kenken", blocks=False), cells=answer_cells, maker=MAKER)

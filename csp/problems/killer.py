@@ -25,16 +25,29 @@ cage.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import random
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.model import Model
-from csp.problems import every
-from csp.problems.cages import Cage, decode_grid, format_cages, format_grid, read
+from csp.problems import every, sudoku
+from csp.problems.cages import (
+    Cage,
+    Wall,
+    answer_cells,
+    caged,
+    decode_grid,
+    drawing,
+    format_cages,
+    format_grid,
+    make_size,
+    read,
+    walls_fit,
+)
 from csp.problems.kind import Kind
 
 FORMS = ("model",)
@@ -103,5 +116,39 @@ def format_puzzle(puzzle: Killer) -> str:
     return format_cages(puzzle.n, puzzle.cages)
 
 
+# -- making puzzles (csp.generation): a random sudoku grid, its cages cut by walls --------
+
+LARGEST = 6
+"""The most cells a cage made has (and fewer than a row's)."""
+
+
+def _make_solution(n: int, rng: random.Random) -> Answer:
+    flat = sudoku.MAKER.solution((n, grid.block_shape(n)), rng)
+    return tuple(tuple(flat[r * n:(r + 1) * n]) for r in range(n))
+
+
+def _make_puzzle(n: int, answer: Answer, walls: Sequence[Wall]) -> Killer:
+    return Killer(n, caged(n, walls, lambda cells: (sum(answer[r][c] for r, c in cells), "")))
+
+
+def _value(answer: Answer) -> dict[grid.Cell, int]:
+    return {(r, c): d for r, row in enumerate(answer) for c, d in enumerate(row)}
+
+
+MAKER = generation.Maker(
+    sizes="n, an n x n grid (4 to 9; blocks the squarest, rows for a prime n); default 9",
+    size=lambda text: make_size(text, 9, 4), solution=_make_solution,
+    clues=lambda n, answer: generation.edges(n), puzzle=_make_puzzle, where=lambda wall: wall,
+    start=lambda n, answer, walls, rng: generation.random_walls(
+        n, rng, 5, lambda cage, cell: answer[cell[0]][cell[1]] not in
+        {answer[r][c] for r, c in cage}),
+    fits=lambda n, answer, walls: walls_fit(n, walls, min(LARGEST, n - 1), _value(answer)),
+    uniformity="the grid as sudoku's; the cages cut from a random partition (cages of 1 to 5 "
+               "cells, the small likelier), walls added while not unique, taken away while "
+               "it stays unique",
+)
+
+
 KIND = Kind(name="killer", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, format_puzzle=format_puzzle,
+            draw=drawing("killer", blocks=True), cells=answer_cells, maker=MAKER)

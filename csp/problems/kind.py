@@ -25,7 +25,7 @@ the group `csp.problems` whose value is a `Kind` object.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +62,18 @@ class Kind:
     without the puzzle's givens) and `givens(puzzle, problem)` (the puzzle's
     forced option indices in that exact cover, or `{variable: value}` in that
     model). `decode` then receives the shape's problem.
+
+    The parts for puzzle authors (`docs/authors.md`), each optional:
+    `format_puzzle(puzzle)` (the puzzle written back in its input format),
+    `draw(puzzle, answer=None, marks=())` (an SVG picture of the puzzle, or
+    of its answer, with the cells `marks` highlighted), `cells(puzzle,
+    answer)` (the answer as `{cell: value}`, the cells `draw` knows: what
+    `explain_uniqueness` compares), `with_given(puzzle, answer, cell)` (the
+    puzzle with one more clue, taken from `answer` at `cell`; None where
+    none fits), `maker` (a `csp.generate.Maker`: how the kind makes puzzles)
+    and `apart(puzzle)` (whether `csp solve` puts a blank line between this
+    puzzle's answer and the others'; by default, when an answer spans
+    several lines).
     """
 
     name: str
@@ -79,6 +91,12 @@ class Kind:
     shape: Callable[[Any], Any] | None = None
     declare_shape: Callable[..., Any] | None = None
     givens: Callable[[Any, Any], Any] | None = None
+    format_puzzle: Callable[[Any], str] | None = None
+    draw: Callable[..., str] | None = None
+    cells: Callable[[Any, Any], Mapping[Any, Any]] | None = None
+    with_given: Callable[[Any, Any, Any], Any] | None = None
+    maker: Any = None
+    apart: Callable[[Any], bool] | None = None
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -105,6 +123,12 @@ class Kind:
         family = (self.shape, self.declare_shape, self.givens)
         if any(part is not None for part in family) and not all(map(callable, family)):
             found.append("it declares a family without all of shape, declare_shape and givens")
+        for part in ("format_puzzle", "draw", "cells", "with_given", "apart"):
+            if getattr(self, part) is not None and not callable(getattr(self, part)):
+                found.append(f"its {part} is not callable")
+        if self.maker is not None and (self.format_puzzle is None or self.cells is None):
+            found.append("it makes puzzles (maker) but cannot write them (format_puzzle) or "
+                         "compare their solutions (cells)")
         if self.up_to_symmetry and self.symmetry is None:
             found.append("it counts up to symmetry but declares no symmetry")
         return found

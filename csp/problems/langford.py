@@ -24,13 +24,14 @@ Output: the row, numbers separated by spaces.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.problems import every
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board, colour, note
 from csp.problems.sizes import inline, sizes
 
 FORMS = ("exact-cover",)
@@ -94,5 +95,35 @@ def symmetry(puzzle: Langford, problem: ExactCover | None = None):  # -> csp.sym
                  ).attach()
 
 
+def draw(puzzle: Langford, answer: Answer | None = None,
+         marks: Collection[tuple[int, int]] = ()) -> str:
+    """The row as SVG: 2n boxes, an arc over each pair joining its two k's."""
+    n = puzzle.n
+    top = 14 + 9 * n  # room for the highest arc
+    board = Board(1, 2 * n, top=top, extra_height=24, title=f"langford {n}")
+    if answer is not None:
+        first: dict[int, int] = {}
+        for i, k in enumerate(answer):
+            board.number((0, i), str(k), given=False, colour="#222222")
+            if k in first:
+                (x0, y), (x1, _) = board.centre((0, first[k])), board.centre((0, i))
+                lift = 8 + 9 * k
+                board.element("path", d=f"M {x0} {y - 22} C {x0} {y - 22 - lift} {x1} "
+                              f"{y - 22 - lift} {x1} {y - 22}", fill="none",
+                              stroke=colour(k - 1, strong=True), stroke_width=3.0)
+            first[k] = i
+    board.lines()
+    board.marks(marks)
+    note(board, board.left, top + board.cell + 16,
+         [f"two of each of 1..{n}: k numbers between the two k's"])
+    return str(board)
+
+
+def cells(puzzle: Langford, answer: Answer) -> dict[tuple[int, int], int]:
+    """The number in each slot, as a cell of a one-row board."""
+    return {(0, i): k for i, k in enumerate(answer)}
+
+
 KIND = Kind(name="langford", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS, symmetry=symmetry, inline=inline)
+            decode=decode, format=format, forms=FORMS, symmetry=symmetry, inline=inline,
+            format_puzzle=lambda puzzle: str(puzzle.n), draw=draw, cells=cells)

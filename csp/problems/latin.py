@@ -31,17 +31,21 @@ reflections, the transposition) that keep the givens, for `--up-to-symmetry`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import functools
+import random
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every, paragraphs
+from csp.problems._numbers import natural
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board
 from csp.problems.sizes import inline
 
 FORMS = ("exact-cover", "model")
@@ -188,6 +192,89 @@ def symmetry(puzzle: Latin, problem: ExactCover | Model | None = None):  # -> cs
     return Group(problem, generators).attach()
 
 
+def format_puzzle(puzzle: Latin) -> str:
+    """The square with its givens, '.' for a blank (`parse` reads it back)."""
+    rows = [tuple(puzzle.givens[r * puzzle.n:(r + 1) * puzzle.n]) for r in range(puzzle.n)]
+    return format(puzzle, tuple(rows)).replace("0", ".") if puzzle.n <= 9 else \
+        "\n".join(" ".join(str(d) if d else "." for d in row) for row in rows)
+
+
+def draw(puzzle: Latin, answer: Answer | None = None, marks: Collection[grid.Cell] = ()) -> str:
+    """The square as SVG: the givens in bold, the answer's numbers in blue."""
+    n = puzzle.n
+    board = Board(n, n, title=f"latin square {n}x{n}")
+    for r, c in grid.box(n, n):
+        given = puzzle.givens[r * n + c]
+        value = answer[r][c] if answer is not None else given
+        if value:
+            board.number((r, c), str(value), given=bool(given))
+    board.lines()
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Latin, answer: Answer) -> dict[grid.Cell, int]:
+    return {(r, c): answer[r][c] for r, c in grid.box(puzzle.n, puzzle.n)}
+
+
+def with_given(puzzle: Latin, answer: Answer, cell: grid.Cell) -> Latin:
+    """The square with `cell` given, as `answer` has it."""
+    k = cell[0] * puzzle.n + cell[1]
+    return Latin(puzzle.n, puzzle.givens[:k] + (answer[cell[0]][cell[1]],)
+                 + puzzle.givens[k + 1:], puzzle.line)
+
+
+# -- making puzzles (csp.generation) ------------------------------------------------------
+
+MAKE_MAX = 64
+"""The largest square made (the rating's model keeps a domain in one 64-bit mask)."""
+UNIFORM_UP_TO = 5
+"""Squares up to 5x5 are drawn exactly uniformly (the 1,344 completions of a
+5x5 first row are enumerated); larger ones by a randomized search, then a
+random isotopy."""
+
+
+def _make_size(text: str | None) -> int:
+    if text is None:
+        return 6
+    n = natural(text.strip(), "--size")
+    if not 2 <= n <= MAKE_MAX:
+        raise InputError(f"--size {n}: a Latin square to make is 2 to {MAKE_MAX} wide")
+    return n
+
+
+@functools.lru_cache(maxsize=8)
+def _blank(n: int) -> ExactCover:
+    made = declare(Latin(n, (0,) * n * n), "exact-cover")
+    assert isinstance(made, ExactCover)
+    return made
+
+
+def random_square(n: int, rng: random.Random) -> Answer:
+    """A random Latin square (see `UNIFORM_UP_TO`)."""
+    rows = generation.square(n, rng, _blank(n), uniform=n <= UNIFORM_UP_TO)
+    return tuple(map(tuple, generation.latin_moves(rows, rng)))
+
+
+def _make_puzzle(n: int, answer: Answer, clues: Sequence[tuple[grid.Cell, int]]) -> Latin:
+    givens = [0] * (n * n)
+    for (r, c), value in clues:
+        givens[r * n + c] = value
+    return Latin(n, tuple(givens))
+
+
+MAKER = generation.Maker(
+    sizes=f"n, an n x n square (2 to {MAKE_MAX}); default 6",
+    size=_make_size, solution=lambda n, rng: random_square(n, rng),
+    clues=lambda n, answer: [((r, c), answer[r][c]) for r, c in grid.box(n, n)],
+    puzzle=_make_puzzle,
+    uniformity=f"exactly uniform up to {UNIFORM_UP_TO}x{UNIFORM_UP_TO}; beyond, a randomized "
+               "search then a random isotopy (rows, columns, transposition)",
+)
+
+
 KIND = Kind(name="latin", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, symmetry=symmetry,
-            inline=inline, shape=shape, declare_shape=declare_shape, givens=givens)
+            inline=inline, shape=shape, declare_shape=declare_shape, givens=givens,
+            format_puzzle=format_puzzle, draw=draw, cells=cells, with_given=with_given,
+            maker=MAKER)

@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +79,7 @@ from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every
 from csp.problems.kind import Kind
+from csp.problems.pictures import MARGIN, Svg
 from csp.symmetry import Group, induced
 
 FORMS = ("exact-cover", "model")
@@ -446,6 +447,77 @@ def format_puzzle(puzzle: Lattice) -> str:
     return " ".join(puzzle.boards)
 
 
+# -- pictures ---------------------------------------------------------------------------------
+
+VERTICAL, HORIZONTAL = "#c08a4f", "#7a9cc6"
+"""The colours of the vertical and the horizontal boards."""
+
+
+def draw(puzzle: Lattice, answer: Answer | None = None, marks: Collection[Slot] = ()) -> str:
+    """A lattice as SVG, seen from above: the vertical boards (numbered at the
+    top) woven with the horizontal ones (numbered at the left); at each
+    crossing the board with the shallow notch is drawn over the other. The
+    boards alone, their notches cut deep or shallow, without an answer."""
+    if answer is None:
+        return _boards(puzzle)
+    n = puzzle.n
+    step, width = 44, 14
+    svg = Svg(2 * MARGIN + (n + 0.6) * step, 2 * MARGIN + (n + 0.6) * step,
+              f"lattice of {2 * n} boards")
+    at = [MARGIN + (k + 1) * step for k in range(n)]
+    low, high = MARGIN + step * 0.55, MARGIN + (n + 0.45) * step
+    marked = set(marks)
+
+    def board(kind: str, k: int, start: float, end: float) -> None:
+        fill = VERTICAL if kind == "V" else HORIZONTAL
+        edge = "#e8413c" if (kind, k) in marked else "#333333"
+        x, y, w, h = ((at[k] - width / 2, start, width, end - start) if kind == "V"
+                      else (start, at[k] - width / 2, end - start, width))
+        svg.rect(x, y, w, h, fill=fill, stroke=edge, stroke_width=1.5)
+
+    for j in range(n):
+        board("H", j, low, high)
+    for i in range(n):
+        board("V", i, low, high)
+    matrix = notches(puzzle, answer)
+    for i in range(n):
+        for j in range(n):
+            if matrix[i][j] == "0":  # the vertical board's notch is deep: the horizontal is over
+                x0, x1, y = at[i] - width / 2 - 1, at[i] + width / 2 + 1, at[j] - width / 2
+                svg.rect(x0, y, x1 - x0, width, fill=HORIZONTAL)
+                edge = "#e8413c" if ("H", j) in marked else "#333333"
+                for side in (y, y + width):
+                    svg.line(x0, side, x1, side, 1.5, colour=edge, stroke_linecap="butt")
+    for k in range(n):
+        svg.text(at[k], MARGIN + step * 0.3, str(answer[("V", k)][0] + 1), size=12)
+        svg.text(MARGIN + step * 0.3, at[k], str(answer[("H", k)][0] + 1), size=12)
+    return str(svg)
+
+
+def _boards(puzzle: Lattice) -> str:
+    """The boards of a data set, each a bar with its notches: deep (0) cut
+    two thirds in, shallow (1) a quarter."""
+    n = puzzle.n
+    pitch, height, notch = 26, 18, 8
+    svg = Svg(2 * MARGIN + 70 + (n + 1) * pitch, 2 * MARGIN + len(puzzle.boards) * (height + 10),
+              f"{len(puzzle.boards)} lattice boards")
+    for b, pattern in enumerate(puzzle.boards):
+        x, y = MARGIN + 70, MARGIN + b * (height + 10)
+        svg.text(MARGIN, y + height / 2, f"board {b + 1}", size=12, anchor="start")
+        svg.rect(x, y, (n + 1) * pitch, height, fill=VERTICAL, stroke="#333333",
+                 stroke_width=1.5)
+        for k, depth in enumerate(pattern):
+            cut = height * (2 / 3 if depth == "0" else 1 / 4)
+            svg.rect(x + (k + 1) * pitch - notch / 2, y - 1, notch, cut + 1, fill="white",
+                     stroke="#333333", stroke_width=1.0)
+    return str(svg)
+
+
+def cells(puzzle: Lattice, answer: Answer) -> dict[Slot, tuple[int, str]]:
+    """Each slot's board and pattern."""
+    return dict(answer)
+
+
 KIND = Kind(name="lattice", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, symmetry=symmetry,
-            up_to_symmetry=UP_TO_SYMMETRY)
+            up_to_symmetry=UP_TO_SYMMETRY, format_puzzle=format_puzzle, draw=draw, cells=cells)

@@ -25,7 +25,7 @@ Output: the square, a row a line, numbers right-aligned.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,7 @@ from csp.errors import InputError
 from csp.model import Model
 from csp.problems import every
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board, note
 from csp.problems.sizes import inline, sizes
 
 FORMS = ("model",)
@@ -99,5 +100,25 @@ def symmetry(puzzle: Magic, problem: Model | None = None):  # -> csp.symmetry.Gr
     return Group(m, generators).attach()
 
 
+def draw(puzzle: Magic, answer: Answer | None = None, marks: Collection[grid.Cell] = ()) -> str:
+    """The square as SVG, with the sum every line must reach."""
+    n = puzzle.n
+    board = Board(n, n, extra_height=24, extra_width=max(0, 150 - n * 40),
+                  title=f"magic square {n}x{n}")
+    if answer is not None:
+        for r, c in grid.box(n, n):
+            board.number((r, c), str(answer[r][c]), given=False)
+    board.lines()
+    board.marks(marks)
+    note(board, board.left, board.top + n * board.cell + 16,
+         [f"every line adds up to {puzzle.total}"])
+    return str(board)
+
+
+def cells(puzzle: Magic, answer: Answer) -> dict[grid.Cell, int]:
+    return {(r, c): answer[r][c] for r, c in grid.box(puzzle.n, puzzle.n)}
+
+
 KIND = Kind(name="magic", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS, symmetry=symmetry, inline=inline)
+            decode=decode, format=format, forms=FORMS, symmetry=symmetry, inline=inline,
+            format_puzzle=lambda puzzle: str(puzzle.n), draw=draw, cells=cells)

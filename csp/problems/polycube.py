@@ -31,7 +31,7 @@ bb
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from csp import grid
@@ -39,6 +39,7 @@ from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.problems import every
 from csp.problems.kind import Kind
+from csp.problems.pictures import MARGIN, Board, Svg, colour
 
 FORMS = ("exact-cover",)
 PARSE_OPTIONS = ("reflect",)
@@ -181,6 +182,79 @@ def symmetry(puzzle: Polycube, problem: ExactCover | None = None):  # -> csp.sym
     return Group(xc, generators).attach()
 
 
+def draw(puzzle: Polycube, answer: Mapping[grid.Cell, int] | None = None,
+         marks: Collection[grid.Cell] = ()) -> str:
+    """The box as SVG, layer by layer (z = 1, 2, ... side by side, y down, x
+    across), each piece in its colour and letter; and each piece drawn in
+    isometric view below (the pieces alone without an answer)."""
+    x_side, y_side, z_side = puzzle.sides
+    cell = 28
+    gap = cell
+    cube = 14
+    views = [_isometric(piece, cube) for piece in puzzle.pieces]
+    shelf_height = max((h for _, h, _ in views), default=0) + 30
+    width = max(z_side * (x_side * cell + gap), sum(w + 20 for w, _, _ in views))
+    svg = Svg(width + 2 * MARGIN, MARGIN + 18 + y_side * cell + 16 + shelf_height + MARGIN,
+              f"polycube {x_side}x{y_side}x{z_side}")
+    for z in range(z_side):
+        layer = Board(y_side, x_side, cell=cell, left=MARGIN + z * (x_side * cell + gap),
+                      top=MARGIN + 18)
+        svg.text(layer.left + x_side * cell / 2, MARGIN + 6, f"z = {z + 1}", size=12)
+        piece_at = {(y, x): answer[(x, y, z)] for x in range(x_side) for y in range(y_side)
+                    } if answer is not None else {}
+        for (y, x), k in piece_at.items():
+            layer.fill([(y, x)], colour(k))
+            layer.number((y, x), puzzle.names[k], given=False, colour="#444444", size=13)
+        layer.lines(region=piece_at.get if answer is not None else None, thick=2.5)
+        layer.marks([(y, x) for x, y, level in marks if level == z])
+        svg.parts += layer.parts
+    at = float(MARGIN)
+    top = MARGIN + 18 + y_side * cell + 16
+    for k, (w, _, faces) in enumerate(views):
+        for points, shade in faces:
+            svg.polygon([(at + px, top + 14 + py) for px, py in points], fill=colour(k),
+                        stroke="#333333", stroke_width=0.8)
+            if shade:
+                svg.polygon([(at + px, top + 14 + py) for px, py in points], fill="black",
+                            fill_opacity=str(shade))
+        svg.text(at + w / 2, top + 4, puzzle.names[k], size=12)
+        at += w + 20
+    return str(svg)
+
+
+def _isometric(piece: grid.Shape, a: float
+               ) -> tuple[float, float, list[tuple[list[tuple[float, float]], float]]]:
+    """A piece's cubes in isometric view: its width, height and faces (points,
+    shade), farthest first, so that nearer faces are drawn over them."""
+    def project(x: float, y: float, z: float) -> tuple[float, float]:
+        return (x - y) * a * 0.866, (x + y) * a * 0.5 - z * a
+
+    faces = []
+    for x, y, z in sorted(piece, key=lambda c: (c[0] + c[1] + c[2], c[2])):
+        top = [(x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)]
+        right = [(x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1)]
+        left = [(x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)]
+        for corners, shade in ((top, 0.0), (right, 0.25), (left, 0.12)):
+            faces.append(([project(*corner) for corner in corners], shade))
+    xs = [px for points, _ in faces for px, _ in points]
+    ys = [py for points, _ in faces for _, py in points]
+    shifted = [([(px - min(xs), py - min(ys)) for px, py in points], shade)
+               for points, shade in faces]
+    return max(xs) - min(xs), max(ys) - min(ys), shifted
+
+
+def cells(puzzle: Polycube, answer: Mapping[grid.Cell, int]) -> dict[grid.Cell, str]:
+    """The piece's name on each cell (x, y, z)."""
+    return {cell: puzzle.names[k] for cell, k in answer.items()}
+
+
+def format_puzzle(puzzle: Polycube) -> str:
+    lines = [f"box {' '.join(map(str, puzzle.sides))}"]
+    lines += [f"{name} {' '.join(','.join(map(str, cell)) for cell in piece)}"
+              for name, piece in zip(puzzle.names, puzzle.pieces)]
+    return "\n".join(lines)
+
+
 KIND = Kind(name="polycube", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
-            symmetry=symmetry)
+            symmetry=symmetry, format_puzzle=format_puzzle, draw=draw, cells=cells)

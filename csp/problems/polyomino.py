@@ -37,7 +37,7 @@ per placement of an orientation of a piece, carrying `(piece, cells)`.
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from csp import grid
@@ -46,6 +46,7 @@ from csp.exactcover import ExactCover
 from csp.grid import normalise
 from csp.problems import every
 from csp.problems.kind import Kind
+from csp.problems.pictures import CELL, Board, colour
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -266,6 +267,55 @@ def symmetry(puzzle: Polyomino, problem: ExactCover | None = None):  # -> csp.sy
     return Group(problem, generators).attach()
 
 
+def draw(puzzle: Polyomino, answer: Mapping[Cell, int] | None = None,
+         marks: Collection[Cell] = ()) -> str:
+    """The map as SVG, walls dark; with an answer, each piece in its own colour
+    and letter within thick borders; without, the pieces drawn below the map."""
+    rows, cols = len(puzzle.board), len(puzzle.board[0])
+    small = 18
+    shelf = pieces_layout(puzzle.pieces, max(cols * CELL, 360), small)
+    below = 0 if answer is not None else shelf[1] + 16
+    board = Board(rows, cols, extra_height=below, extra_width=max(0, 360 - cols * CELL),
+                  title=f"polyomino, {len(puzzle.pieces)} pieces")
+    board.fill([(r, c) for r, row in enumerate(puzzle.board) for c, ch in enumerate(row)
+                if ch != "."], "#555555")
+    for cell, k in (answer or {}).items():
+        board.fill([cell], colour(k))
+        board.number(cell, NAMES[k], given=False, colour="#555555", size=14)
+    board.lines(region=(answer if answer is not None else dict.fromkeys(puzzle.free, -1)).get)
+    board.marks(marks)
+    if answer is None:
+        top = board.top + rows * board.cell + 16
+        for k, (piece, (x, y)) in enumerate(zip(puzzle.pieces, shelf[0])):
+            for r, c in piece:
+                board.rect(board.left + x + c * small, top + y + r * small, small, small,
+                           fill=colour(k), stroke="#222222", stroke_width=1.0)
+            board.text(board.left + x - 8, top + y + small / 2, NAMES[k], size=12)
+    return str(board)
+
+
+def pieces_layout(pieces: Sequence[Shape], width: float, cell: float
+                  ) -> tuple[list[tuple[float, float]], float]:
+    """Where each piece goes on a shelf `width` wide (cells of side `cell`),
+    left to right and row by row, and the height used."""
+    at: list[tuple[float, float]] = []
+    x = y = row_height = 0.0
+    for piece in pieces:
+        w = (max(c for _, c in piece) + 1) * cell + 20
+        h = (max(r for r, _ in piece) + 1) * cell
+        if x + w > width and x > 0:
+            x, y, row_height = 0.0, y + row_height + 10, 0.0
+        at.append((x + 12, y))
+        x += w
+        row_height = max(row_height, h)
+    return at, y + row_height
+
+
+def cells(puzzle: Polyomino, answer: Mapping[Cell, int]) -> dict[Cell, str]:
+    """The piece's letter on each free cell."""
+    return {cell: NAMES[piece] for cell, piece in answer.items()}
+
+
 KIND = Kind(name="polyomino", description=DESCRIPTION, parse=puzzles, declare=declare,
             decode=decode, format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
-            symmetry=symmetry)
+            symmetry=symmetry, format_puzzle=format_puzzle, draw=draw, cells=cells)

@@ -21,7 +21,7 @@ command line). Output: the column of the queen in each row, 1-based, e.g.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,7 @@ from csp.model import Model
 from csp.problems import every
 from csp.problems._numbers import check_size, is_natural, natural, short
 from csp.problems.kind import Kind
+from csp.problems.pictures import CELL, Board
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -145,5 +146,32 @@ def _inline(argument: str) -> str | None:
     return argument if digits.isascii() and digits.isdigit() else None
 
 
+def draw(puzzle: Queens, answer: Answer | None = None, marks: Collection[Cell] = ()) -> str:
+    """The board as SVG, a crown on each queen's square."""
+    n = puzzle.n
+    board = Board(n, n, cell=CELL if n <= 20 else 20, title=f"{n} queens")
+    board.fill([(r, c) for r in range(n) for c in range(n) if (r + c) % 2], "#c9b28f")
+    board.fill([(r, c) for r in range(n) for c in range(n) if (r + c) % 2 == 0], "#f3e6cf")
+    for r, column in enumerate(answer or ()):
+        x, y = board.centre((r, column - 1))
+        s = board.cell * 0.32
+        crown = [(-0.7, 0.5), (-0.9, -0.45), (-0.4, 0.05), (0, -0.7), (0.4, 0.05), (0.9, -0.45),
+                 (0.7, 0.5)]
+        board.polygon([(x + s * a, y + s * b) for a, b in crown], fill="#222222")
+        board.rect(x - 0.75 * s, y + 0.55 * s, 1.5 * s, 0.3 * s, fill="#222222")
+    board.lines(thin=0.5)
+    board.marks(marks)
+    return str(board)
+
+
+Cell = tuple[int, int]
+
+
+def cells(puzzle: Queens, answer: Answer) -> dict[Cell, str]:
+    """The queens' squares (0-based)."""
+    return {(r, column - 1): "Q" for r, column in enumerate(answer)}
+
+
 KIND = Kind(name="queens", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS, symmetry=symmetry, inline=_inline)
+            decode=decode, format=format, forms=FORMS, symmetry=symmetry, inline=_inline,
+            format_puzzle=format_puzzle, draw=draw, cells=cells)

@@ -24,14 +24,17 @@ rectangle of the clue's area that holds that clue and no other, carrying
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+import random
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from csp import generation
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.problems import every
 from csp.problems._numbers import check_size, is_natural, natural, short
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board, colouring
 
 FORMS = ("exact-cover",)
 DEFAULT_FORM = "exact-cover"
@@ -251,5 +254,158 @@ def format_puzzle(puzzle: Shikaku) -> str:
     return "\n".join([f"{puzzle.width} {puzzle.height}", *(" ".join(row) for row in grid)])
 
 
+def draw(puzzle: Shikaku, answer: Mapping[Cell, int] | None = None,
+         marks: Collection[Cell] = ()) -> str:
+    """The grid as SVG: the clues; with an answer, each rectangle in its own
+    colour (neighbours differ) within thick borders."""
+    board = Board(puzzle.height, puzzle.width, title=f"shikaku {puzzle.width}x{puzzle.height}")
+    if answer is not None:
+        rectangles: dict[int, list[Cell]] = {}
+        for cell, clue in sorted(answer.items()):
+            rectangles.setdefault(clue, []).append(cell)
+        for clue, hue in colouring(rectangles).items():
+            board.fill(rectangles[clue], hue)
+    for r, c, area in puzzle.clues:
+        board.number((r, c), str(area))
+    board.lines(region=None if answer is None else answer.get)
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Shikaku, answer: Mapping[Cell, int]) -> dict[Cell, str]:
+    """The rectangle covering each cell, as `HxW at rRcC` (its top-left cell)."""
+    spans: dict[int, list[Cell]] = {}
+    for cell, clue in answer.items():
+        spans.setdefault(clue, []).append(cell)
+    shown = {}
+    for clue, where in spans.items():
+        (top, left), (bottom, right) = min(where), max(where)
+        shown[clue] = f"{bottom - top + 1}x{right - left + 1} at r{top + 1}c{left + 1}"
+    return {cell: shown[clue] for cell, clue in answer.items()}
+
+
+def with_given(puzzle: Shikaku, answer: Mapping[Cell, int], cell: Cell) -> Shikaku | None:
+    """One more clue, at `cell`: its rectangle in `answer` cut in two between
+    the cell and the rectangle's clue (across if they are in different rows,
+    else down), each part clued with its area. None if `cell` is a clue."""
+    clue = answer[cell]
+    r0, c0, _ = puzzle.clues[clue]
+    if (r0, c0) == cell:
+        return None
+    mine = [x for x, k in answer.items() if k == clue]
+    if cell[0] != r0:
+        # the cut runs between the cell's row and the next row towards the clue
+        cut = cell[0] + (1 if r0 > cell[0] else 0)
+        part = [x for x in mine if (x[0] < cut) == (cell[0] < cut)]
+    else:
+        cut = cell[1] + (1 if c0 > cell[1] else 0)
+        part = [x for x in mine if (x[1] < cut) == (cell[1] < cut)]
+    area = len(mine)
+    clues = [(r, c, a) for k, (r, c, a) in enumerate(puzzle.clues) if k != clue]
+    clues += [(r0, c0, area - len(part)), (*cell, len(part))]
+    return dataclasses.replace(puzzle, clues=tuple(sorted(clues)))
+
+
+# -- making puzzles (csp.generation) ------------------------------------------------------
+# A random division into rectangles, a clue in each at random; the clues are
+# all needed, so that a puzzle with another solution is repaired where the two
+# differ: a clue moved within its rectangle, or a rectangle cut in two.
+
+LARGEST = 12
+"""The largest rectangle made."""
+MAKE_MAX = 40
+
+Rectangle = tuple[int, int, int, int]  # top, left, height, width
+Made = tuple[tuple[Rectangle, ...], tuple[Cell, ...]]  # the rectangles and their clues' cells
+
+
+def _make_size(text: str | None) -> tuple[int, int]:
+    """`--size N` (N x N) or `WxH`."""
+    if text is None:
+        return 8, 8
+    width, x, height = text.lower().partition("x")
+    sides = (natural(width.strip(), "--size"), natural((height if x else width).strip(),
+                                                       "--size"))
+    if not all(2 <= side <= MAKE_MAX for side in sides):
+        raise InputError(f"--size {text}: a shikaku to make is 2 to {MAKE_MAX} cells a side")
+    return sides
+
+
+def _make_solution(size: tuple[int, int], rng: random.Random) -> Made:
+    width, height = size
+    covered: set[Cell] = set()
+    rectangles: list[Rectangle] = []
+    for r in range(height):
+        for c in range(width):
+            if (r, c) in covered:
+                continue
+            across = next((k for k in range(c, width) if (r, k) in covered), width) - c
+            shapes = [(h, w) for h in range(1, height - r + 1) for w in range(1, across + 1)
+                      if 2 <= h * w <= LARGEST] or [(1, 1)]
+            h, w = rng.choice(shapes)
+            rectangles.append((r, c, h, w))
+            covered.update((i, j) for i in range(r, r + h) for j in range(c, c + w))
+    return tuple(rectangles), tuple(_somewhere(rect, rng) for rect in rectangles)
+
+
+def _somewhere(rect: Rectangle, rng: random.Random) -> Cell:
+    top, left, h, w = rect
+    return top + rng.randrange(h), left + rng.randrange(w)
+
+
+def _make_puzzle(size: tuple[int, int], made: Made, clues: object = ()) -> Shikaku:
+    rectangles, where = made
+    return Shikaku(*size, tuple(sorted((r, c, h * w) for (r, c), (_, _, h, w)
+                                       in zip(where, rectangles))))
+
+
+def _kind_answer(size: tuple[int, int], made: Made) -> Answer:
+    """The clue (in row-major order) covering each cell."""
+    rectangles, where = made
+    order = {cell: k for k, cell in enumerate(sorted(where))}
+    return {(i, j): order[cell] for cell, (top, left, h, w) in zip(where, rectangles)
+            for i in range(top, top + h) for j in range(left, left + w)}
+
+
+def _repair(size: tuple[int, int], made: Made, other: dict[Cell, str], rng: random.Random
+            ) -> list[Made]:
+    """Divisions that each move a clue, or cut a rectangle in two, where another
+    solution differs."""
+    rectangles, where = made
+    mine = cells(_make_puzzle(size, made), _kind_answer(size, made))
+    apart = {cell for cell in mine if other.get(cell) != mine[cell]}
+    touched = [k for k, (top, left, h, w) in enumerate(rectangles)
+               if any((i, j) in apart for i in range(top, top + h) for j in range(left, left + w))]
+    offered = []
+    for k in rng.sample(touched, min(len(touched), 6)):
+        top, left, h, w = rectangles[k]
+        if h * w > 1 and rng.random() < 0.5:
+            moved = list(where)
+            moved[k] = _somewhere(rectangles[k], rng)
+            offered.append((rectangles, tuple(moved)))
+        cuts = [("across", a) for a in range(1, h)] + [("down", a) for a in range(1, w)]
+        if h * w >= 4 and cuts:
+            way, at = rng.choice(cuts)
+            parts = ([(top, left, at, w), (top + at, left, h - at, w)] if way == "across"
+                     else [(top, left, h, at), (top, left + at, h, w - at)])
+            if min(ph * pw for _, _, ph, pw in parts) >= 2:
+                split = list(rectangles[:k]) + parts + list(rectangles[k + 1:])
+                spots = list(where[:k]) + [_somewhere(p, rng) for p in parts] + list(where[k + 1:])
+                offered.append((tuple(split), tuple(spots)))
+    return offered
+
+
+MAKER = generation.Maker(
+    sizes=f"N (N x N) or WxH (2 to {MAKE_MAX}); default 8",
+    size=_make_size, solution=_make_solution, clues=lambda size, made: [],
+    puzzle=_make_puzzle, repair=_repair, kind_answer=_kind_answer,
+    uniformity="rectangles drawn at random cell by cell (2 to 12 cells, each shape that fits "
+               "equally likely), a clue in each at random, then repaired where another solution "
+               "differs, the repair that leaves fewest solutions kept: not uniform",
+)
+
+
 KIND = Kind(name="shikaku", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS, parse_options=PARSE_OPTIONS)
+            decode=decode, format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
+            format_puzzle=format_puzzle, draw=draw, cells=cells, with_given=with_given,
+            maker=MAKER)

@@ -40,12 +40,16 @@ all-different per unit).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+import random
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent
 from csp.errors import InputError
 from csp.exactcover import ExactCover
@@ -53,6 +57,7 @@ from csp.model import Model
 from csp.problems import every
 from csp.problems._numbers import check_size, is_natural, natural, short
 from csp.problems.kind import Kind
+from csp.problems.pictures import CELL, Board
 
 FORMS = ("exact-cover", "model")
 DEFAULT_FORM = "exact-cover"
@@ -422,9 +427,99 @@ def encode(puzzle: Sudoku, answer: Answer, problem: ExactCover | Model) -> Any:
     return tuple(sorted(k for k, (r, c, d) in enumerate(problem.data) if answer[r * n + c] == d))
 
 
+# -- for puzzle authors: pictures, cells, one more given ------------------------------
+
+
+def draw(puzzle: Sudoku, answer: Answer | None = None, marks: Collection[grid.Cell] = ()) -> str:
+    """The grid as SVG: thick box lines, the givens in bold, the answer's
+    digits in blue, the cells `marks` highlighted."""
+    n = puzzle.size
+    board = Board(n, n, cell=CELL if n <= 16 else 28, title=f"sudoku {n}x{n}")
+    digits = answer if answer is not None else puzzle.givens
+    for (r, c), digit in zip(grid.box(n, n), digits):
+        if digit:
+            shown = puzzle.symbols[digit - 1] if puzzle.layout == "line" else str(digit)
+            board.number((r, c), shown, given=bool(puzzle.givens[r * n + c]))
+    board.lines(region=lambda cell: puzzle.unit_of_box(*cell))
+    board.marks(marks)
+    return str(board)
+
+
+def cells(puzzle: Sudoku, answer: Answer) -> dict[grid.Cell, int]:
+    """The digit of every cell."""
+    return dict(zip(grid.box(puzzle.size, puzzle.size), answer))
+
+
+def with_given(puzzle: Sudoku, answer: Answer, cell: grid.Cell) -> Sudoku:
+    """The puzzle with `cell` given, as `answer` has it."""
+    k = cell[0] * puzzle.size + cell[1]
+    return dataclasses.replace(puzzle, givens=puzzle.givens[:k] + (answer[k],)
+                               + puzzle.givens[k + 1:])
+
+
+# -- making puzzles (csp.generation) ------------------------------------------------------
+
+
+def _make_size(text: str | None) -> tuple[int, tuple[int, int]]:
+    """`--size N` (the squarest boxes, as `csp solve` takes an N x N grid) or `RxC` boxes."""
+    if text is None:
+        return 9, (3, 3)
+    if "x" in text.lower():
+        box = _box_option(text)
+        assert box is not None
+        if box[0] * box[1] < MIN_SIZE:
+            raise InputError(f"--size {text}: a sudoku has at least {MIN_SIZE}x{MIN_SIZE} cells")
+        return box[0] * box[1], box
+    n = natural(text.strip(), "--size")
+    if n < MIN_SIZE:
+        raise InputError(f"--size {n}: a sudoku is at least {MIN_SIZE}x{MIN_SIZE}")
+    check_size(n, MAX_SIZE, "--size")
+    return n, _shape(n, None)
+
+
+@functools.lru_cache(maxsize=8)
+def _blank(n: int, box: tuple[int, int]) -> ExactCover:
+    return declare_exact_cover(Sudoku(n, box, (0,) * (n * n), _DIGITS[:min(n, 35)]))
+
+
+def _make_solution(size: tuple[int, tuple[int, int]], rng: random.Random) -> Answer:
+    n, box = size
+    rows = generation.square(n, rng, _blank(n, box), uniform=n <= UNIFORM_UP_TO)
+    return tuple(itertools.chain.from_iterable(generation.sudoku_moves(rows, box, rng)))
+
+
+UNIFORM_UP_TO = 6
+"""Grids up to 6x6 are drawn exactly uniformly (39,168 completions of a 6x6
+first row are enumerated); larger ones by a randomized search, then a random
+symmetry of the grid."""
+
+
+def _make_puzzle(size: tuple[int, tuple[int, int]], answer: Answer,
+                 clues: Sequence[tuple[grid.Cell, int]]) -> Sudoku:
+    n, box = size
+    givens = [0] * (n * n)
+    for (r, c), digit in clues:
+        givens[r * n + c] = digit
+    symbols = "0" + _DIGITS if n == 36 else _DIGITS[:n]
+    return Sudoku(n, box, tuple(givens), symbols, "line" if n <= 36 else "grid")
+
+
+MAKER = generation.Maker(
+    sizes="N, an N x N grid of the squarest boxes (4, 6, 8, 9, 10, 12, ... up to 100; not "
+          "prime), or RxC boxes (2x3: 6x6); default 9",
+    size=_make_size, solution=_make_solution,
+    clues=lambda size, answer: list(zip(grid.box(size[0], size[0]), answer)),
+    puzzle=_make_puzzle,
+    uniformity="exactly uniform up to 6x6; beyond, a randomized search (options in random "
+               "order) then a random symmetry of the grid: every grid of a class of "
+               "equivalent grids equally likely, the classes not",
+)
+
+
 KIND = Kind(
     name="sudoku", description=DESCRIPTION, parse=puzzles, declare=declare, decode=decode,
     format=format, forms=FORMS, parse_options=PARSE_OPTIONS,
     form_notes={LARGE_FORM: "default from 25x25"},
     shape=shape, declare_shape=declare_shape, givens=givens,
+    format_puzzle=format_puzzle, draw=draw, cells=cells, with_given=with_given, maker=MAKER,
 )

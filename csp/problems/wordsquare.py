@@ -30,13 +30,14 @@ rotas
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.problems import every
 from csp.problems.kind import Kind
+from csp.problems.pictures import CELL, Board, note
 
 FORMS = ("exact-cover",)
 DESCRIPTION = ("word squares: a list of words of one length n (spaces or lines); fill an n x n "
@@ -125,5 +126,38 @@ def symmetry(puzzle: WordSquare, problem: ExactCover | None = None):  # -> csp.s
     return Group(xc, [by_data(xc, lambda data: (other[data[0]], *data[1:]))]).attach()
 
 
+SHOWN = 36
+"""The most words of the list a picture shows."""
+
+
+def draw(puzzle: WordSquare, answer: Answer | None = None,
+         marks: Collection[tuple[int, int]] = ()) -> str:
+    """The square as SVG, and beside it the word list (its first `SHOWN` words)."""
+    n = puzzle.n
+    words = list(puzzle.words[:SHOWN])
+    more = [f"... and {len(puzzle.words) - SHOWN} more"] if len(puzzle.words) > SHOWN else []
+    per_column = max(n * 3, 9)
+    columns = [words[k:k + per_column] for k in range(0, len(words), per_column)]
+    width = n * 9 + 18
+    tall = 17 * (min(len(words), per_column) + len(more))
+    board = Board(n, n, extra_width=16 + max(width * len(columns), 9 * len(more[0]) if more else 0),
+                  extra_height=max(0, tall - n * CELL),
+                  title=f"word square {n}x{n}")
+    for r, word in enumerate(answer or ()):
+        for c, letter in enumerate(word):
+            board.number((r, c), letter.upper(), given=False)
+    board.lines()
+    board.marks(marks)
+    for k, column in enumerate(columns):
+        note(board, board.left + n * board.cell + 16 + k * width, board.top + 8, column)
+    note(board, board.left + n * board.cell + 16, board.top + 8 + 17 * per_column, more)
+    return str(board)
+
+
+def cells(puzzle: WordSquare, answer: Answer) -> dict[tuple[int, int], str]:
+    return {(r, c): letter for r, word in enumerate(answer) for c, letter in enumerate(word)}
+
+
 KIND = Kind(name="wordsquare", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS, symmetry=symmetry)
+            decode=decode, format=format, forms=FORMS, symmetry=symmetry,
+            format_puzzle=lambda puzzle: " ".join(puzzle.words), draw=draw, cells=cells)

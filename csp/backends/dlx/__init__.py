@@ -24,6 +24,7 @@ import numpy as np
 from csp.backends.base import (
     COLOURS,
     FAMILY,
+    MEMO,
     MULTIPLICITIES,
     PAUSED,
     SLICED,
@@ -31,10 +32,15 @@ from csp.backends.base import (
     Progress,
     SlicedSearch,
 )
-from csp.backends.dlx import cells
+from csp.backends.dlx import cells, cells_slots
+from csp.backends.dlx import memo as memoized
 from csp.errors import InputError
 from csp.exactcover import ExactCover
-from csp.result import Result, Stats
+from csp.memo import branch_rule, memo_mode, memo_size
+from csp.result import Result, Stats, Status
+
+if TYPE_CHECKING:
+    from csp.diagram import ZDD
 
 if TYPE_CHECKING:
     from csp.backends.dlx.links import Links
@@ -171,7 +177,7 @@ class DLXBackend:
     native: ClassVar[type] = ExactCover
     accepts: ClassVar[tuple[type, ...]] = (ExactCover,)
     capabilities: ClassVar[frozenset[str]] = frozenset({COLOURS, SPLIT, MULTIPLICITIES, FAMILY,
-                                                        SLICED})
+                                                        SLICED, MEMO})
 
     ENGINES: ClassVar[dict[str, tuple[Any, Any]]] = {
         "cells": (cells.CellsSearch, cells.build),
@@ -179,6 +185,11 @@ class DLXBackend:
         "links": (DLXSearch, build),
     }
     """Engine name -> (search class, structure builder)."""
+    MEMO_ENGINES: ClassVar[dict[str, type[memoized.MemoSearch]]] = {
+        "cells": memoized.MemoSearch,
+        "cells-numba": memoized.NumbaMemoSearch,
+    }
+    """Engine name -> its memoized count (the links have none)."""
 
     def __init__(self, engine: str = "cells") -> None:
         if engine not in self.ENGINES:
@@ -189,6 +200,9 @@ class DLXBackend:
         # The structure of the last problem split: a split search builds it
         # once and every subproblem starts from a copy.
         self._last: tuple[weakref.ref[ExactCover], int, Any] | None = None
+        # The memo of the last problem whose subproblems were counted with it:
+        # a worker of a parallel count keeps its own across its subproblems.
+        self._memo: tuple[weakref.ref[ExactCover], int, int, Any] | None = None
 
     def solutions(self, problem: ExactCover, *, limit: int | None = None,
                   time_limit: float | None = None, progress: Progress | None = None
@@ -198,8 +212,83 @@ class DLXBackend:
         return self._search(problem, limit=limit, time_limit=time_limit, progress=progress)
 
     def count(self, problem: ExactCover, *, time_limit: float | None = None,
-              progress: Progress | None = None) -> Result:
-        return self.solutions(problem, time_limit=time_limit, progress=progress).count()
+              progress: Progress | None = None, memo: bool | str | None = None,
+              memo_bytes: int | str | None = None, branch: str | None = None) -> Result:
+        """The number of solutions. `memo` ("auto", True or False; None, the
+        default, is False) counts with a memo of subproblem counts (see
+        `memo`), bounded by `memo_bytes`, branching by `branch` ("mrv" or
+        "first"); `stats.extra["memo"]` says how it went."""
+        search, why = self._memo_search(problem, memo, memo_bytes, branch, None, (),
+                                        time_limit=time_limit, progress=progress)
+        if search is None:
+            result = self.solutions(problem, time_limit=time_limit, progress=progress).count()
+            if why is not None:
+                result.stats.extra["memo"] = why
+            return result
+        return search.count()
+
+    def zdd(self, problem: ExactCover, *, memo_bytes: int | str | None = None,
+            branch: str | None = None, time_limit: float | None = None,
+            progress: Progress | None = None) -> ZDD:
+        """The diagram of the solutions that a memoized count builds (see
+        `csp.diagram`); an `InputError` if it does not fit in `memo_bytes`."""
+        from csp.diagram import ZDD
+
+        search, why = self._memo_search(problem, True, memo_bytes, branch, None, (),
+                                        diagram=True, time_limit=time_limit, progress=progress)
+        if search is None:
+            raise InputError(f"dlx builds no diagram here: memo {why}")
+        result = search.count()
+        if result.status is Status.INTERRUPTED:
+            raise KeyboardInterrupt
+        if result.status is not Status.COMPLETE:
+            raise TimeoutError(f"the diagram was not finished within the time limit "
+                               f"({result.stats.nodes:,} search nodes)")
+        nodes, root = search.diagram_nodes()
+        return ZDD(nodes, root, stats=result.stats)
+
+    def _memo_search(self, problem: ExactCover, memo: bool | str | None,
+                     memo_bytes: int | str | None, branch: str | None, cells: Any,
+                     prefix: Sequence[int], *, diagram: bool = False, **limits: Any
+                     ) -> tuple[memoized.MemoSearch | None, str | None]:
+        """The memoized search that counts `problem` (from `cells` after
+        `prefix`, with the memo kept for its subproblems when `cells` is
+        given), or None and why memo is off (None: not asked about)."""
+        if memo is None and memo_bytes is None and branch is None:
+            return None, None
+        mode = memo_mode(False if memo is None else memo)
+        rule = branch_rule(branch)
+        size = memo_size(memo_bytes)
+        if problem.bounds:
+            if rule != "mrv" or diagram:
+                raise InputError(f"{'the diagram' if diagram else 'branch=' + repr(rule)} needs "
+                                 "a memoized count, and a cover with multiplicities has none")
+            return None, "off: multiplicities (their bounds are not in the memo's key)"
+        search_class = self.MEMO_ENGINES.get(self.engine)
+        if search_class is None:
+            if mode == "on" or rule != "mrv":
+                raise InputError(f"dlx's engine {self.engine!r} has no memoized count; the "
+                                 f"engines with one: {', '.join(self.MEMO_ENGINES)}")
+            return None, f"off: engine {self.engine!r} has none"
+        if mode == "off" and rule == "mrv":
+            return None, "off"
+        table, key = None, None
+        if cells is not None:
+            table, key = self._kept_memo(problem, size)
+        search = search_class(problem, cells, memo=mode, memo_bytes=size, branch=rule,
+                              diagram=diagram, table=table, key=key, **limits)
+        if cells is not None:
+            if not search.choose(prefix):
+                search.state[cells_slots.PHASE] = cells_slots.PHASE_DONE
+            self._memo = (weakref.ref(problem), problem.n_options, size, search)
+        return search, None
+
+    def _kept_memo(self, problem: ExactCover, size: int) -> tuple[Any, Any]:
+        """The table and key layout the last subproblem of `problem` used, if any."""
+        kept = self._memo
+        if kept is None or kept[0]() is not problem or kept[1:3] != (problem.n_options, size):
+            return None, None
+        return kept[3].table, kept[3].key
 
     # -- Splitting: prefixes are option indices ---------------------------------------
 
@@ -219,9 +308,22 @@ class DLXBackend:
         return search
 
     def count_chosen(self, problem: ExactCover, prefix: Sequence[int], *,
-                     time_limit: float | None = None, progress: Progress | None = None
-                     ) -> Result:
-        return self.choose(problem, prefix, time_limit=time_limit, progress=progress).count()
+                     time_limit: float | None = None, progress: Progress | None = None,
+                     memo: bool | str | None = None, memo_bytes: int | str | None = None,
+                     branch: str | None = None) -> Result:
+        """The solutions that extend `prefix`; `memo`, `memo_bytes`, `branch`
+        as for `count`: the memo is kept for the next subproblem of `problem`."""
+        _refuse_split(problem)
+        search, why = self._memo_search(problem, memo, memo_bytes, branch,
+                                        self._structure(problem), prefix,
+                                        time_limit=time_limit, progress=progress)
+        if search is None:
+            result = self.choose(problem, prefix, time_limit=time_limit,
+                                 progress=progress).count()
+            if why is not None:
+                result.stats.extra["memo"] = why
+            return result
+        return search.count()
 
     # -- Families: one structure, many puzzles given by forced options ----------------
 
@@ -237,7 +339,7 @@ class DLXBackend:
 
     def __getstate__(self) -> dict[str, object]:
         # A weak reference does not travel to another process.
-        return {**self.__dict__, "_last": None}
+        return {**self.__dict__, "_last": None, "_memo": None}
 
     def _structure(self, problem: ExactCover) -> Any:
         last = self._last

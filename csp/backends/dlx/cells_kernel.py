@@ -188,6 +188,76 @@ def _commit(nd, sets, pairs, item, force, cur, ap, as_, second, forced, updates)
 
 
 @njit(cache=True)
+def _pop_forced(sets, pairs, force, ap, forced):
+    # A forced move: the last item pushed on `force` that is still active (-1: none).
+    while forced > 0:
+        forced -= 1
+        b = force[_u(forced)]
+        if sets[_u(pairs + 2 * b + 1)] < ap:
+            return b, forced
+    return -1, forced
+
+
+@njit(cache=True)
+def _fewest(sets, item, force, ap, forced, best):
+    # The minimum remaining values rule, ties to the first item: the item to
+    # branch on; items with one option left go on the force stack. ok is
+    # False if an item has none (only at the root: the checks catch it elsewhere).
+    t = 0x7FFFFFFF
+    for k in range(ap):
+        x = item[_u(k)]
+        s = sets[_u(HEADS + x)]
+        if s <= 1:
+            if s == 0:
+                return False, forced, best
+            force[_u(forced)] = x
+            forced += 1
+        elif s < t or (s == t and x < best):
+            t = s
+            best = x
+    return True, forced, best
+
+
+@njit(cache=True)
+def _save_sizes(stack, sets, item, q, copy, n_items, n_primary, ap, as_):
+    # Save the sizes from stack[q], to restore before each further option of
+    # the item branched on: every item's when they are few against the active
+    # ones (one copy), else the active items' (item, size) pairs. Returns the
+    # end and the mark for saved_ap: the active primary items, or -1 minus
+    # them after a copy.
+    if copy:
+        for k in range(n_items):
+            stack[_u(q + k)] = sets[_u(HEADS + k)]
+        q += n_items
+        stack[_u(q)] = as_
+        return q + 1, -1 - ap
+    for k in range(ap):
+        x = item[_u(k)]
+        stack[_u(q)] = x
+        stack[_u(q + 1)] = sets[_u(HEADS + x)]
+        q += 2
+    for k in range(n_primary, as_):
+        x = item[_u(k)]
+        stack[_u(q)] = x
+        stack[_u(q + 1)] = sets[_u(HEADS + x)]
+        q += 2
+    return q, ap
+
+
+@njit(cache=True)
+def _restore_sizes(sets, stack, start, end, mark, n_items, n_primary):
+    # Restore the sizes that _save_sizes wrote in stack[start:end]; returns
+    # the ends of the active items (ap, as_).
+    if mark < 0:  # every size copied
+        for k in range(n_items):
+            sets[_u(HEADS + k)] = stack[_u(start + k)]
+        return -1 - mark, stack[_u(end - 1)]
+    for q in range(start, end, 2):
+        sets[_u(HEADS + stack[_u(q)])] = stack[_u(q + 1)]
+    return mark, n_primary + ((end - start) // 2 - mark)
+
+
+@njit(cache=True)
 def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_only, budget):
     """Run the search from the saved state until an event; return the event.
 
@@ -248,31 +318,10 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
                 forced = 0
                 step = _BACKUP
                 continue
-            best = -1
-            while forced > 0:  # a forced move, if an item on the stack is still active
-                forced -= 1
-                b = force[_u(forced)]
-                if sets[_u(pairs + 2 * b + 1)] < ap:
-                    best = b
-                    break
+            best, forced = _pop_forced(sets, pairs, force, ap, forced)
             if best < 0:
-                # The minimum remaining values rule; ties go to the first item.
-                # Items with one option left go on the force stack.
-                t = 0x7FFFFFFF
-                dead = False
-                for k in range(ap):
-                    x = item[_u(k)]
-                    s = sets[_u(HEADS + x)]
-                    if s <= 1:
-                        if s == 0:
-                            dead = True  # only at the root: the checks catch it elsewhere
-                            break
-                        force[_u(forced)] = x
-                        forced += 1
-                    elif s < t or (s == t and x < best):
-                        t = s
-                        best = x
-                if dead:
+                ok, forced, best = _fewest(sets, item, force, ap, forced, best)
+                if not ok:
                     forced = 0
                     step = _BACKUP
                     continue
@@ -280,9 +329,6 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
                     forced -= 1
                     best = force[_u(forced)]
                 else:
-                    # Save the sizes, to restore before each further option of
-                    # `best`: every item's when they are few against the active
-                    # ones (one copy), else the active items' (item, size) pairs.
                     start = saved[_u(level)]
                     active = ap + as_ - n_primary
                     copy = n_items <= COPY_RATIO * active
@@ -294,27 +340,8 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
                         break
                     ap, updates = _take(nd, sets, pairs, item, force, best, ap, as_, second,
                                         updates)
-                    q = start
-                    if copy:
-                        for k in range(n_items):
-                            stack[_u(q + k)] = sets[_u(HEADS + k)]
-                        q += n_items
-                        stack[_u(q)] = as_
-                        q += 1
-                        saved_ap[_u(level + 1)] = -1 - ap
-                    else:
-                        for k in range(ap):
-                            x = item[_u(k)]
-                            stack[_u(q)] = x
-                            stack[_u(q + 1)] = sets[_u(HEADS + x)]
-                            q += 2
-                        for k in range(n_primary, as_):
-                            x = item[_u(k)]
-                            stack[_u(q)] = x
-                            stack[_u(q + 1)] = sets[_u(HEADS + x)]
-                            q += 2
-                        saved_ap[_u(level + 1)] = ap
-                    saved[_u(level + 1)] = q
+                    saved[_u(level + 1)], saved_ap[_u(level + 1)] = _save_sizes(
+                        stack, sets, item, start, copy, n_items, n_primary, ap, as_)
                     cur_choice = sets[_u(pairs + 2 * best)]
                     step = _ADVANCE
                     continue
@@ -348,19 +375,8 @@ def search(nd, sets, item, choice, saved, saved_ap, stack, force, state, count_o
             if cur_choice + 1 >= sets[_u(pairs + 2 * best)] + sets[_u(HEADS + best)]:
                 step = _BACKUP
                 continue
-            start = saved[_u(level)]
-            end = saved[_u(level + 1)]
-            mark = saved_ap[_u(level + 1)]
-            if mark < 0:  # every size copied
-                ap = -1 - mark
-                as_ = stack[_u(end - 1)]
-                for k in range(n_items):
-                    sets[_u(HEADS + k)] = stack[_u(start + k)]
-            else:
-                ap = mark
-                as_ = n_primary + ((end - start) // 2 - ap)
-                for q in range(start, end, 2):
-                    sets[_u(HEADS + stack[_u(q)])] = stack[_u(q + 1)]
+            ap, as_ = _restore_sizes(sets, stack, saved[_u(level)], saved[_u(level + 1)],
+                                     saved_ap[_u(level + 1)], n_items, n_primary)
             cur_choice += 1
             step = _ADVANCE
 
