@@ -33,7 +33,7 @@ shortest-path distances, functional auxiliaries, so counts are unchanged).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,7 @@ from csp.problems import every
 from csp.problems._janko import Block, blocks, expect_rows
 from csp.problems._numbers import natural
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board
 
 FORMS = ("model",)
 DESCRIPTION = "hitori: a line 'R C', then R lines of C numbers; puzzles separated by blank lines"
@@ -122,5 +123,20 @@ def format(puzzle: Hitori, answer: Answer) -> str:  # noqa: A001 - the module's 
                      for row in answer)
 
 
+def draw(puzzle: Hitori, answer: Answer | None = None, marks: Collection[grid.Cell] = ()
+         ) -> str:
+    """The numbers as SVG, the answer's shaded cells filled."""
+    height, width = len(puzzle.numbers), len(puzzle.numbers[0])
+    board = Board(height, width, title=f"hitori {height}x{width}")
+    if answer is not None:
+        board.fill([(r, c) for r, row in enumerate(answer) for c, n in enumerate(row)
+                    if n is None], "#333333")
+    for r, c in grid.box(height, width):
+        board.number((r, c), str(puzzle.numbers[r][c]))
+    board.lines()
+    board.marks(marks)
+    return str(board)
+
+
 KIND = Kind(name="hitori", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, draw=draw)

@@ -41,7 +41,7 @@ state i means that the first i symbols of `1^a 0 1^b 0 ...` were read).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +52,7 @@ from csp.model import Model
 from csp.problems import every
 from csp.problems._numbers import check_size, natural
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board
 
 FORMS = ("model",)
 DESCRIPTION = ("nonogram: the .non format (width W, height H, then 'rows' and 'columns' each "
@@ -185,5 +186,18 @@ def format(puzzle: Nonogram, answer: Sequence[str]) -> str:  # noqa: A001 - the 
     return "\n".join(answer)
 
 
+def draw(puzzle: Nonogram, answer: Answer | None = None, marks: Collection[grid.Cell] = ()
+         ) -> str:
+    """The grid as SVG: the answer's filled cells shaded (the clues are the file's)."""
+    height, width = len(puzzle.rows), len(puzzle.columns)
+    board = Board(height, width, title=f"nonogram {height}x{width}")
+    if answer is not None:
+        board.fill([(r, c) for r, row in enumerate(answer) for c, x in enumerate(row)
+                    if x == "#"], "#333333")
+    board.lines()
+    board.marks(marks)
+    return str(board)
+
+
 KIND = Kind(name="nonogram", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, draw=draw)

@@ -34,7 +34,7 @@ functions of the heights: counts are those of the grids.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +46,7 @@ from csp.model import Model, Variable
 from csp.problems import every
 from csp.problems._janko import Block, blocks
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board
 
 FORMS = ("model",)
 DESCRIPTION = ("skyscrapers: a line 'N N', four lines of N clues (above, below, left, right; "
@@ -154,5 +155,20 @@ def format(puzzle: Skyscrapers, answer: Answer) -> str:  # noqa: A001 - the modu
     return "\n".join(" ".join(map(str, row)) for row in answer)
 
 
+def draw(puzzle: Skyscrapers, answer: Answer | None = None,
+         marks: Collection[grid.Cell] = ()) -> str:
+    """The grid as SVG: the givens in bold, the answer's heights in blue."""
+    n = puzzle.n
+    board = Board(n, n, title=f"skyscrapers {n}x{n}")
+    for r, c in grid.box(n, n):
+        given = puzzle.givens[r * n + c]
+        value = answer[r][c] if answer is not None else given
+        if value:
+            board.number((r, c), str(value), given=bool(given))
+    board.lines()
+    board.marks(marks)
+    return str(board)
+
+
 KIND = Kind(name="skyscrapers", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, draw=draw)

@@ -28,7 +28,7 @@ touch exactly when some 2 x 2 square holds both.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ from csp.model import Model
 from csp.problems import every
 from csp.problems._janko import blocks, expect_rows
 from csp.problems.kind import Kind
+from csp.problems.pictures import Board
 
 FORMS = ("model",)
 DESCRIPTION = ("star battle: a line 'R C K' (K stars per row, column and region), then R "
@@ -101,5 +102,20 @@ def format(puzzle: StarBattle, answer: Answer) -> str:  # noqa: A001 - the modul
     return "\n".join(answer)
 
 
+def draw(puzzle: StarBattle, answer: Answer | None = None, marks: Collection[grid.Cell] = ()
+         ) -> str:
+    """The regions as SVG, the answer's stars as `*`."""
+    height, width = len(puzzle.regions), len(puzzle.regions[0])
+    board = Board(height, width, title=f"star battle {height}x{width}")
+    if answer is not None:
+        for r, row in enumerate(answer):
+            for c, x in enumerate(row):
+                if x == "*":
+                    board.number((r, c), "*", given=False)
+    board.lines(lambda cell: puzzle.regions[cell[0]][cell[1]])
+    board.marks(marks)
+    return str(board)
+
+
 KIND = Kind(name="starbattle", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS)
+            decode=decode, format=format, forms=FORMS, draw=draw)
