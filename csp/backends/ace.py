@@ -259,7 +259,7 @@ def _search(outbox: Outbox, model: Model, limit: int | None, time_limit: float |
         return
     with tempfile.TemporaryDirectory(prefix="csp-ace-") as place:
         path = os.path.join(place, "model.xml")
-        ids = write(model, path)
+        ids = write(model, path, common_domains=True)
         reader = Reader(model, ids)
         outer = None if limit is None else -(-limit // reader.multiplier)
         left = None if time_limit is None else time_limit - outbox.elapsed()

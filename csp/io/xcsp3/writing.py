@@ -88,12 +88,20 @@ def names(model: Model) -> dict[Hashable, str]:
     return out
 
 
-def format(model: Model) -> str:
-    """The XCSP3 text of `model`."""
+def format(model: Model, *, common_domains: bool = False) -> str:
+    """The XCSP3 text of `model`. With `common_domains`, the variables that
+    all-different constraints link are declared over the union of their
+    domains, each one's own domain kept by a unary table: ACE 2.6 fails on
+    an all-different over different domains (an index out of bounds in the
+    tables it makes of it: "ERROR" and no answer)."""
     ids = names(model)
+    widened = _common_domains(model) if common_domains else {}
     lines = ['<instance format="XCSP3" type="CSP">', "  <variables>"]
-    lines += _variables(model, ids)
+    lines += _variables(model, ids, widened)
     lines += ["  </variables>", "  <constraints>"]
+    lines += [f"    <extension> <list> {ids[name]} </list> <supports> "
+              f"{domain_text(model.variables[name].domain)} </supports> </extension>"
+              for name in widened]
     writer = _Writer(model, ids)
     for constraint in model.constraints:
         lines += ["    " + text for text in writer.constraint(constraint)]
@@ -101,12 +109,42 @@ def format(model: Model) -> str:
     return "\n".join(lines)
 
 
-def write(model: Model, path: str | os.PathLike[str]) -> dict[Hashable, str]:
-    """Write `model` to `path` as XCSP3; return the id of each variable."""
-    text = format(model)
+def write(model: Model, path: str | os.PathLike[str], *,
+          common_domains: bool = False) -> dict[Hashable, str]:
+    """Write `model` to `path` as XCSP3 (`format`); return the id of each
+    variable."""
+    text = format(model, common_domains=common_domains)
     with open(path, "w", encoding="utf-8") as out:
         out.write(text)
     return names(model)
+
+
+def _common_domains(model: Model) -> dict[Hashable, tuple[int, ...]]:
+    """Variable -> the union of the domains of the variables all-different
+    constraints link it to (transitively), where that differs from its own."""
+    parent: dict[Hashable, Hashable] = {}
+
+    def root(x: Hashable) -> Hashable:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for c in model.constraints:
+        if isinstance(c, (AllDifferent, AllDifferentExcept)):
+            names_ = [x.name if isinstance(x, Term) else x for x in c.scope]
+            for name in names_:
+                parent.setdefault(name, name)
+            for name in names_[1:]:
+                parent[root(name)] = root(names_[0])
+    groups: dict[Hashable, set[int]] = {}
+    for name in parent:
+        groups.setdefault(root(name), set()).update(model.variables[name].domain)
+    out = {}
+    for name in parent:
+        union = tuple(sorted(groups[root(name)]))
+        if union != tuple(model.variables[name].domain):
+            out[name] = union
+    return out
 
 
 def domain_text(values: Sequence[int]) -> str:
@@ -126,7 +164,8 @@ def domain_text(values: Sequence[int]) -> str:
     return " ".join(parts)
 
 
-def _variables(model: Model, ids: dict[Hashable, str]) -> list[str]:
+def _variables(model: Model, ids: dict[Hashable, str],
+               widened: dict[Hashable, tuple[int, ...]]) -> list[str]:
     out = []
     cells: dict[str, list[tuple[tuple[int, ...], str, tuple[int, ...]]]] = {}
     order: list[tuple[str, str]] = []
@@ -138,10 +177,10 @@ def _variables(model: Model, ids: dict[Hashable, str]) -> list[str]:
                 order.append(("array", cell[1]))
                 cells[cell[1]] = []
             index = tuple(int(i) for i in re.findall(r"\d+", cell[2]))
-            cells[cell[1]].append((index, xid, variable.domain))
+            cells[cell[1]].append((index, xid, widened.get(name, variable.domain)))
         else:
             order.append(("var", xid))
-    by_id = {ids[name]: v.domain for name, v in model.variables.items()}
+    by_id = {ids[name]: widened.get(name, v.domain) for name, v in model.variables.items()}
     empty = [name for name, v in model.variables.items() if not v.domain]
     if empty:
         raise InputError(f"the variable {empty[0]!r} has an empty domain, which XCSP3 cannot "
