@@ -266,6 +266,8 @@ class _Writer:
     # -- constraints as elements ------------------------------------------------------------
 
     def constraint(self, c: Constraint) -> list[str]:
+        if not c.scope:  # a constant (an empty all-different, sum, ...): ACE stops on it
+            return [] if c.holds({}) else self.constraint(Or([]))
         for kind, write in self._globals():
             if isinstance(c, kind):
                 return write(c)
@@ -299,9 +301,15 @@ class _Writer:
                 f"<except> {' '.join(map(str, sorted(c.excepted)))} </except> </allDifferent>"]
 
     def _sum(self, c: Linear) -> list[str]:
-        coeffs = "" if all(w == 1 for w in c.weights) else \
-            f" <coeffs> {' '.join(map(str, c.weights))} </coeffs>"
-        return [f"<sum> <list> {self.refs(c.scope)} </list>{coeffs} "
+        terms = [(x, w) for x, w in zip(c.scope, c.weights) if w != 0]  # ACE stops on a 0
+        if not terms:
+            holds = {"==": 0 == c.rhs, "!=": 0 != c.rhs, "<=": 0 <= c.rhs, ">=": 0 >= c.rhs,
+                     "<": 0 < c.rhs, ">": 0 > c.rhs}[c.op]
+            return [] if holds else self.constraint(Or([]))
+        scope, weights = [x for x, _ in terms], [w for _, w in terms]
+        coeffs = "" if all(w == 1 for w in weights) else \
+            f" <coeffs> {' '.join(map(str, weights))} </coeffs>"
+        return [f"<sum> <list> {self.refs(scope)} </list>{coeffs} "
                 f"<condition> ({OPS[c.op]},{c.rhs}) </condition> </sum>"]
 
     def _table(self, c: Table) -> list[str]:
