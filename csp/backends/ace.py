@@ -159,10 +159,12 @@ class Reader:
     """ACE's solutions in the model's terms: its `<list>` read by the ids
     the XCSP3 writer gave, every free variable's values multiplied in."""
 
-    def __init__(self, m: Model, ids: dict[Hashable, str]) -> None:
+    def __init__(self, m: Model, ids: dict[Hashable, str],
+                 used: set[Hashable] | None = None) -> None:
         self.names = list(m.variables)
         self.by_id = {xid: name for name, xid in ids.items()}
-        used = {x for c in m.constraints for x in _scope_names(c)}
+        if used is None:
+            used = {x for c in m.constraints for x in _scope_names(c)}
         self.free = [k for k, name in enumerate(self.names) if name not in used]
         self.free_domains = [m.variables[self.names[k]].domain for k in self.free]
         self.multiplier = math.prod(len(d) for d in self.free_domains)
@@ -260,7 +262,13 @@ def _search(outbox: Outbox, model: Model, limit: int | None, time_limit: float |
     with tempfile.TemporaryDirectory(prefix="csp-ace-") as place:
         path = os.path.join(place, "model.xml")
         ids = write(model, path, common_domains=True)
-        reader = Reader(model, ids)
+        # The variables the written constraints mention: the writer leaves
+        # out what always holds (a sum's 0 coefficients, an empty And), and
+        # ACE leaves out every variable no constraint mentions.
+        reader = Reader(model, ids, _mentioned(path, ids))
+        if reader.multiplier and len(reader.free) == len(reader.names):
+            _free_only(outbox, reader, limit, count_only)
+            return
         outer = None if limit is None else -(-limit // reader.multiplier)
         left = None if time_limit is None else time_limit - outbox.elapsed()
         if left is not None and left <= 0:
@@ -284,6 +292,14 @@ def _search(outbox: Outbox, model: Model, limit: int | None, time_limit: float |
                     os.replace(fresh, fresh.rsplit(".", 1)[0])  # one rename: never half a file
                 else:
                     os.unlink(fresh)
+
+
+def _mentioned(path: str, ids: dict[Hashable, str]) -> set[Hashable]:
+    """The variables whose ids the constraints of the XCSP3 file `path` name."""
+    with open(path, encoding="utf-8") as text:
+        constraints = text.read().split("<constraints>", 1)[-1]
+    tokens = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])*", constraints))
+    return {name for name, xid in ids.items() if xid in tokens}
 
 
 def _free_only(outbox: Outbox, reader: Reader, limit: int | None, count_only: bool) -> None:
