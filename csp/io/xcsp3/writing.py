@@ -38,6 +38,7 @@ from typing import Any
 from csp.constraints import AllDifferent, Compare, Constraint, Expression, Linear, Table, Term
 from csp.errors import InputError
 from csp.expressions import (
+    OPERATORS,
     Abs,
     Comparison,
     Count,
@@ -303,9 +304,7 @@ class _Writer:
     def _sum(self, c: Linear) -> list[str]:
         terms = [(x, w) for x, w in zip(c.scope, c.weights) if w != 0]  # ACE stops on a 0
         if not terms:
-            holds = {"==": 0 == c.rhs, "!=": 0 != c.rhs, "<=": 0 <= c.rhs, ">=": 0 >= c.rhs,
-                     "<": 0 < c.rhs, ">": 0 > c.rhs}[c.op]
-            return [] if holds else self.constraint(Or([]))
+            return [] if OPERATORS[c.op](0, c.rhs) else self.constraint(Or([]))
         scope, weights = [x for x, _ in terms], [w for _, w in terms]
         coeffs = "" if all(w == 1 for w in weights) else \
             f" <coeffs> {' '.join(map(str, weights))} </coeffs>"
