@@ -196,7 +196,8 @@ def solved_table(rows: Sequence[dict[str, Any]]) -> list[str]:
     out = [f"## Solved within the time limit ({'none' if limit is None else f'{limit:g} s'})",
            "", "| solver | solved | timeout | other | time (solved) | PAR-2 | fastest on |",
            "|---|---|---|---|---|---|---|"]
-    for line in solved.table(rows, groups(rows)):
+    sides = groups(rows)
+    for line in solved.table(rows, sides):
         out.append(f"| {line['solver']} | {line['solved']}/{line['instances']} | "
                    f"{line['timeout']} | {line['other']} | {seconds(line['time'])} | "
                    f"{seconds(line['par2'])} | "
@@ -205,8 +206,8 @@ def solved_table(rows: Sequence[dict[str, Any]]) -> list[str]:
             "other: unsolved for another reason than the time limit (error, cannot express, "
             "WRONG). PAR-2: the solved instances' times plus twice the limit per unsolved "
             "one.", ""]
-    if groups(rows):
-        out[-1:] = [f"{OWN}: the fastest of {', '.join(groups(rows)[OWN])} on each instance, "
+    if sides:
+        out[-1:] = [f"{OWN}: the fastest of {', '.join(sides[OWN])} on each instance, "
                     "against the field's solvers, which run outside the process.", ""]
     return out
 
