@@ -34,6 +34,7 @@ areas=(
     "lowering|python bench/bench_family.py --only lowering"
     "memo|bench/knuth/build.sh $out/knuth && python bench/bench_memo.py --dlx6 $out/knuth/bin/dlx6 --repeat 3"
     "fuzz|python bench/bench_fuzz.py --models 10000 --seed 1022 --jobs 2 --out $out/fuzz"
+    "kinds|python bench/bench_kinds.py --time-limit 60"
 )
 
 status=0

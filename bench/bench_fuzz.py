@@ -32,8 +32,8 @@ from csp.fuzz import FuzzReport, Verdict, fuzz
 from csp.fuzz.models import KIND_TAGS
 
 
-def _slice(seed: int, start: int, count: int, time_limit: float, out: str
-           ) -> tuple[FuzzReport, list[str]]:
+def _slice(seed: int, start: int, count: int, time_limit: float, out: str,
+           engines: list[str]) -> tuple[FuzzReport, list[str]]:
     """A slice of the campaign, and a line per instance that did not agree."""
     notes: list[str] = []
 
@@ -43,7 +43,7 @@ def _slice(seed: int, start: int, count: int, time_limit: float, out: str
                     else "; ".join(verdict.why))
             notes.append(f"instance {index}: {verdict.outcome} ({what})")
 
-    report = fuzz(seed=seed, start=start, instances=count, forms=("model",),
+    report = fuzz(engines, seed=seed, start=start, instances=count, forms=("model",),
                   time_limit=time_limit, out=out, keep_going=True, on_instance=noted)
     return report, notes
 
@@ -75,8 +75,11 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=30.0,
                         help="seconds per backend and model (past it: inconclusive)")
     parser.add_argument("--out", default="csp-fuzz")
+    parser.add_argument("--backends", type=backends.parse_names, default=None,
+                        help="backends, comma-separated (default: every available one; "
+                             "ace starts a JVM per model, about 0.5 s)")
     args = parser.parse_args()
-    engines = backends.engines()
+    engines = args.backends or backends.engines()
     print(f"backends: {', '.join(engines)}")
     print(measure.header(f"seed {args.seed}, {args.models:,} models, {args.jobs} jobs"),
           flush=True)
@@ -85,7 +88,8 @@ def main() -> int:
     began = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         done = list(pool.map(_slice, *zip(*[(args.seed, start, count, args.time_limit,
-                                              args.out) for start, count in slices])))
+                                              args.out, engines)
+                                             for start, count in slices])))
     report = merged([part for part, _ in done])
     report.elapsed = time.perf_counter() - began
     print(report.summary())

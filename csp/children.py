@@ -9,8 +9,11 @@ rather than computing on, orphaned.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import signal
 import sys
+import threading
+from typing import Any
 
 PR_SET_PDEATHSIG = 1
 """Linux's prctl option: the signal a process gets when its parent dies."""
@@ -27,4 +30,20 @@ def die_with_parent() -> None:
             pass  # no prctl: the parent's own shutdown still ends the child
 
 
-__all__ = ["PR_SET_PDEATHSIG", "die_with_parent"]
+def context(preload: list[str]) -> Any:
+    """How children start: `fork` while this process runs no other Python
+    thread (a child then starts in milliseconds, with everything imported and
+    loaded here, and nothing sent or imported again); else a fork server that
+    imports the modules `preload` once (forking a process whose other
+    threads may hold locks is not safe); `spawn` where neither exists."""
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    server = multiprocessing.get_context("forkserver")
+    server.set_forkserver_preload(preload)
+    return server
+
+
+__all__ = ["PR_SET_PDEATHSIG", "context", "die_with_parent"]

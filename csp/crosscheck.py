@@ -47,7 +47,7 @@ from typing import Any
 
 from csp import backends as registry
 from csp import dispatch
-from csp.backends.base import Backend
+from csp.backends.base import COUNTS_ONLY, Backend
 from csp.errors import BackendUnavailable, InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
@@ -76,6 +76,9 @@ class Run:
     verdict: str = "agree"  # agree | disagree | inconclusive | error
     set_sum: int = 0
     """The sum of the valid solutions' `solution_hash`es, mod 2**256."""
+    counted_only: bool = False
+    """A backend that counts only (`COUNTS_ONLY`): its count is compared, it
+    has no solutions to check, compare or hash."""
 
     @property
     def set_hash(self) -> str:
@@ -96,7 +99,7 @@ class Run:
             "nodes": self.nodes,
             "time": round(self.time, 6),
             "verdict": self.verdict,
-            "set_hash": self.set_hash,
+            "set_hash": None if self.counted_only else self.set_hash,
             "invalid": [{"solution": _jsonable(s), "problems": p} for s, p in self.invalid],
             "duplicates": self.duplicates,
             "error": self.error,
@@ -313,6 +316,8 @@ def crosscheck(
 
 
 def _run(problem: Any, backend: Any, keep: int, time_limit: float | None) -> Run:
+    if COUNTS_ONLY in backend.capabilities:
+        return _counted(problem, backend, time_limit)
     run = Run(backend.name, solutions={})
     check = problem.check if isinstance(problem, ExactCover) else problem.problems
     started = time.perf_counter()
@@ -346,6 +351,24 @@ def _run(problem: Any, backend: Any, keep: int, time_limit: float | None) -> Run
         run.error = f"{type(err).__name__}: {err}"
         run.verdict = "error"
         run.solutions = None
+    run.time = time.perf_counter() - started
+    return run
+
+
+def _counted(problem: Any, backend: Any, time_limit: float | None) -> Run:
+    """The run of a backend that counts only: its count, no solution to
+    check or compare (its solution set stays unknown: `solutions` None)."""
+    run = Run(backend.name, counted_only=True)
+    started = time.perf_counter()
+    try:
+        result = dispatch.prepare(problem, backend).count(time_limit=time_limit)
+        run.count, run.status, run.nodes = result.count, result.status, result.stats.nodes
+    except (InputError, BackendUnavailable) as err:
+        run.error, run.verdict = str(err), "error"
+    except KeyboardInterrupt:
+        run.status = Status.INTERRUPTED
+    except Exception as err:  # noqa: BLE001 - a crashing backend is a finding, not a crash
+        run.error, run.verdict = f"{type(err).__name__}: {err}", "error"
     run.time = time.perf_counter() - started
     return run
 
@@ -398,8 +421,10 @@ def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
             notes.append(f"{run.backend}: returned {run.duplicates} solution(s) twice")
     ran = [run for run in runs if run.error is None]
     complete = [run for run in ran if run.complete]
+    # The runs that listed their solutions (not a count-only one's) compare sets.
+    listed = [run for run in complete if not run.counted_only]
     sets = [run for run in ran if run.solutions is not None]
-    sets_compared = bool(complete) and all(run.solutions is not None for run in complete)
+    sets_compared = bool(listed) and all(run.solutions is not None for run in listed)
     difference = None
     if sets_compared:
         # Every kept solution was verified: one that a complete run lacks
@@ -410,7 +435,7 @@ def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
             for key, solution in run.solutions.items():
                 union.setdefault(key, (solution, []))[1].append(run.backend)
         for key, (solution, present) in union.items():
-            missing = [run.backend for run in complete
+            missing = [run.backend for run in listed
                        if run.solutions is not None and key not in run.solutions]
             if missing:
                 bad.update(missing)
@@ -443,16 +468,16 @@ def _compare(problem: Any, runs: list[Run], keep: int) -> CrosscheckReport:
             run.verdict = "inconclusive"
         else:
             run.verdict = "agree"
-    if not sets_compared and complete:
-        hashes = {run.set_hash for run in complete if not run.invalid}
+    if not sets_compared and listed:
+        hashes = {run.set_hash for run in listed if not run.invalid}
         if len(hashes) > 1:
             # Past `keep` the sets are compared by their hashes: a complete run
             # whose hash the others do not share found another set.
             notes.append("complete runs found different solution sets (their hashes differ): "
-                         + ", ".join(f"{run.backend}={run.set_hash[:12]}" for run in complete))
-            shares = [sum(other.set_hash == run.set_hash for other in complete)
-                      for run in complete]
-            bad.update(run.backend for run, n in zip(complete, shares)
+                         + ", ".join(f"{run.backend}={run.set_hash[:12]}" for run in listed))
+            shares = [sum(other.set_hash == run.set_hash for other in listed)
+                      for run in listed]
+            bad.update(run.backend for run, n in zip(listed, shares)
                        if n < max(shares) or shares.count(max(shares)) > max(shares))
         else:
             notes.append(f"solution sets not compared one by one (over {keep:,} solutions): "

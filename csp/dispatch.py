@@ -36,7 +36,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from csp import backends
-from csp.backends.base import COLOURS, MEMO, MULTIPLICITIES, SPLIT, Backend, Progress, Search
+from csp.backends.base import (
+    COLOURS,
+    COUNTS_ONLY,
+    MEMO,
+    MULTIPLICITIES,
+    SPLIT,
+    Backend,
+    Progress,
+    Search,
+    preferred_form,
+)
 from csp.constraints import Compare, Constraint, Linear
 from csp.errors import BackendUnavailable, InputError, Refused
 from csp.exactcover import ExactCover
@@ -71,6 +81,10 @@ class Plan:
 
     def solutions(self, *, limit: int | None = None, time_limit: float | None = None,
                   progress: Progress | None = None) -> Search:
+        if COUNTS_ONLY in self.backend.capabilities:
+            raise Refused(f"backend {self.name!r} counts solutions but does not list them; "
+                          "backends that list them: "
+                          f"{', '.join(listers(self.problem)) or 'none available'}")
         search = self.backend.solutions(self.target, limit=limit, time_limit=time_limit,
                                         progress=_snapshots(progress))
         search.backend = self.name  # a subclass of a built-in answers to its own name
@@ -151,7 +165,12 @@ def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
         source, drop, refused = _decomposed(problem, chosen, caps)
         if refused is not None:  # (a refused plan is dropped: its target is never used)
             return Plan(chosen, problem, problem), refused
-    if isinstance(source, chosen.accepts) and not _lowers_bounds(source, chosen):
+    if isinstance(source, Model) and preferred_form(chosen, problem) is ExactCover:
+        # A model the backend is better served by as an exact cover (its `cover_kinds`).
+        from csp import reformulate
+
+        target, decode = reformulate.lower(source, ExactCover)
+    elif isinstance(source, chosen.accepts) and not _lowers_bounds(source, chosen):
         target, decode = source, None
     elif isinstance(source, ExactCover) and _lowers_bounds(source, chosen):
         from csp import reformulate
@@ -265,9 +284,11 @@ def refusal(problem: Problem, backend: Backend) -> str | None:
 
 
 def _fallbacks(problem: Problem, refused: str) -> list[str]:
-    """The other available backends, those native to the problem's form first."""
+    """The other available backends, those native to the problem's form first;
+    not those that count only (`auto` may be asked for solutions)."""
     form = "exact-cover" if isinstance(problem, ExactCover) else "model"
-    others = [name for name in backends.engines() if name != refused]
+    others = [name for name in backends.engines() if name != refused
+              and COUNTS_ONLY not in backends.get(name).capabilities]
     return sorted(others, key=lambda name: backends.native_form(name) != form)
 
 
@@ -300,6 +321,13 @@ def takers(problem: Problem) -> list[str]:
         if refused is None:
             found.append(name)
     return found
+
+
+def listers(problem: Problem) -> list[str]:
+    """The available backends that take `problem` and list its solutions
+    (those that count only left out)."""
+    return [name for name in takers(problem)
+            if COUNTS_ONLY not in backends.get(name).capabilities]
 
 
 def memo_keywords(plan: Plan, memo: bool | str | None, memo_bytes: int | str | None = None,
@@ -374,5 +402,5 @@ class Decoded(Search):
         self.status = self.inner.status
 
 
-__all__ = ["Decoded", "Plan", "checked", "kinds", "memo_keywords", "memo_takers", "prepare",
-           "refusal", "resolve", "splits", "taker", "takers"]
+__all__ = ["Decoded", "Plan", "checked", "kinds", "listers", "memo_keywords", "memo_takers",
+           "prepare", "refusal", "resolve", "splits", "taker", "takers"]

@@ -80,6 +80,13 @@ class BackendUnavailable(RuntimeError):
     """A backend that is not installed or cannot take this problem."""
 
 
+class SolverFailed(BackendUnavailable):
+    """An outside solver failed while it ran: it crashed, ran out of memory,
+    or printed what csp cannot read. The message names the backend and
+    keeps the solver's last lines; whatever it had counted is dropped, never
+    given as a count."""
+
+
 class BadMember(InputError, BackendUnavailable):
     """A portfolio named with a member that is unknown, not installed, or
     itself a portfolio: bad input (the message lists what is available), and

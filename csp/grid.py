@@ -115,6 +115,32 @@ def neighbours(cell: Cell, cells: Iterable[Cell]) -> list[Cell]:
     return found
 
 
+def edges(cells: Sequence[Cell]) -> list[tuple[int, int]]:
+    """The orthogonal neighbours among `cells` as pairs of their positions in
+    `cells`, each pair once (i < j): the edges of a `csp.Connected` over a
+    grid's cells (hitori's unshaded cells, nurikabe's sea).
+
+    >>> edges(box(2, 2))
+    [(0, 1), (0, 2), (1, 3), (2, 3)]
+    """
+    at = {cell: k for k, cell in enumerate(cells)}
+    return sorted((k, at[other]) for k, cell in enumerate(cells)
+                  for other in neighbours(cell, at) if at[other] > k)
+
+
+def windows(height: int, width: int, size: int = 2) -> list[list[Cell]]:
+    """Every `size` x `size` square of cells of a `height` x `width` board,
+    row-major: any two cells that touch, on a side or at a corner, share a
+    2 x 2 one (star battle's "no two stars touch" is at most one star in
+    each).
+
+    >>> windows(2, 3)
+    [[(0, 0), (0, 1), (1, 0), (1, 1)], [(0, 1), (0, 2), (1, 1), (1, 2)]]
+    """
+    return [[(r + dr, c + dc) for dr in range(size) for dc in range(size)]
+            for r in range(height - size + 1) for c in range(width - size + 1)]
+
+
 def regions(lines: Sequence[str], skip: str = ". #") -> dict[str, list[Cell]]:
     """The cells of each region of a map (`lines`, one character a cell):
     character -> its cells in row-major order, regions in order of first
@@ -270,6 +296,6 @@ def givens(values: Sequence[int], n: int, blank: object) -> list[int] | dict[str
 
 __all__ = [
     "LABELS", "Cell", "Move", "Shape", "block_of", "block_shape", "blocks", "box", "columns",
-    "connected", "givens", "name", "neighbours", "normalise", "orientations", "placements",
-    "regions", "rows", "symmetries",
+    "connected", "edges", "givens", "name", "neighbours", "normalise", "orientations", "placements",
+    "regions", "rows", "symmetries", "windows",
 ]

@@ -42,7 +42,7 @@ from csp.backends.base import (
 )
 from csp.errors import InputError
 from csp.problem import Problem
-from csp.result import Result
+from csp.result import Result, Status
 
 if TYPE_CHECKING:
     from csp.diagram import ZDD
@@ -180,6 +180,14 @@ def count(
     if over is not None:
         return _projected(problem, over, backend, up_to_symmetry, limit, time_limit,
                           progress).result()
+    if limit is not None and not up_to_symmetry and _counts_only(problem, backend):
+        # An exact counter lists nothing to stop at: its count, capped.
+        result = dispatch.prepare(problem, backend).count(
+            time_limit=_left(time_limit, started), progress=progress)
+        if result.count > limit:
+            result.count = result.stats.solutions = limit
+            result.status = Status.SOLUTION_LIMIT
+        return result
     if limit is not None:
         # One solution at a time, none kept: a kernel counts without stopping.
         return solutions(problem, backend, limit=limit, time_limit=time_limit,
@@ -193,6 +201,13 @@ def count(
     plan = dispatch.prepare(problem, backend)
     plan.memo = dispatch.memo_keywords(plan, memo, memo_bytes, branch)
     return plan.count(time_limit=_left(time_limit, started), progress=progress)
+
+
+def _counts_only(problem: Problem, backend: str | Backend) -> bool:
+    """Whether `backend` (for `problem`) counts without listing solutions."""
+    from csp.backends.base import COUNTS_ONLY
+
+    return COUNTS_ONLY in dispatch.resolve(problem, backend).capabilities
 
 
 def _memo_alone(memo: bool | str, branch: str | None, limit: int | None,

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from csp import backends
 from csp.bench import charts, files, report, runner, solved, solvers
 from csp.cli import main
 
@@ -236,3 +237,27 @@ def test_the_charts_draw_what_cannot_be_expressed_and_each_solver_against_the_be
     cactus = charts.cactus_figure(rows, "t")
     labels = [t.get_text() for t in cactus.axes[0].get_legend().get_texts()]
     assert labels[0].startswith("virtual best (wide, behind)")
+
+
+def test_csp_backends_virtual_best_against_the_field_solvers(tmp_path: Path) -> None:
+    # Issues 23 and 24: beside a field solver (capability OUTSIDE), the table
+    # has the virtual best of csp's in-process backends, to read against it.
+    if "choco" not in backends.available():
+        pytest.skip(backends.missing().get("choco", "choco is not available"))
+    data = Path(__file__).parent / "data" / "xcsp3"
+    for name in ("Queens-0008-m1.xml.lzma", "AllInterval-005.xml.lzma"):
+        shutil.copy(data / name, tmp_path / name)
+    chosen = files.exact_covers(str(tmp_path), [])
+    bench = _run(chosen, ["cpsat", "bitmask", "choco"])
+    rows = runner.summarise(bench.records)
+    assert report.groups(rows) == {report.OWN: ["cpsat", "bitmask"]}
+    table = {line["solver"]: line for line in solved.table(rows, report.groups(rows))}
+    assert list(table) == ["cpsat", "bitmask", "choco", "VBS", report.OWN]
+    assert table[report.OWN]["solved"] == 2
+    own = [min(r["median"] for r in rows if r["instance"] == i.name and r["solver"] != "choco")
+           for i in chosen]
+    assert table[report.OWN]["time"] == pytest.approx(sum(own))
+    known = json.loads((data / "counts.json").read_text())["instances"]
+    for row in rows:  # every backend's count is the one ACE and Choco agreed on
+        assert row["count"] == known[Path(row["instance"]).name]["count"], row
+    assert f"| {report.OWN} | 2/2 |" in report.markdown(bench)

@@ -191,6 +191,8 @@ def test_sudokus(name: str, line: int, shared_data: Path, runslow: bool) -> None
     puzzle, solution = (shared_data / "sudoku" / name).read_text().split("\n")[line].split()
     report = run_all(sudoku_model(puzzle), 1, runslow=runslow)
     for run in report.finished:
+        if run.counted_only:  # an exact counter: its count was compared
+            continue
         assert run.solutions is not None
         assert [grid_of(s) for s in run.solutions.values()] == [solution]
 

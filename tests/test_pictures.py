@@ -27,6 +27,8 @@ INPUTS = {
     "latin": "examples/latin.txt", "magic": "4", "polycube": "examples/soma.txt",
     "futoshiki": "examples/futoshiki.txt", "killer": "examples/killer.txt",
     "kenken": "examples/kenken.txt", "wordsquare": "examples/words3.txt",
+    "nonogram": "examples/nonogram.non", "skyscrapers": "examples/skyscrapers.txt",
+    "starbattle": "examples/starbattle.txt", "hitori": "examples/hitori.txt",
 }
 
 

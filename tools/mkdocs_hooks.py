@@ -111,9 +111,13 @@ def _markdown(doc: str) -> str:
     return textwrap.dedent("\n".join(out))
 
 
+EXAMPLE_SUFFIXES = (".txt", ".non")
+"""The example files' suffixes: plain text, and the kinds' own (nonogram's `.non`)."""
+
+
 def _example(name: str) -> Path | None:
-    for candidate in sorted((ROOT / "examples").glob(f"{name}*.txt")):
-        if not candidate.name.endswith(".answer.txt"):
+    for candidate in sorted((ROOT / "examples").glob(f"{name}*")):
+        if candidate.suffix in EXAMPLE_SUFFIXES and not candidate.name.endswith(".answer.txt"):
             return candidate
     return None
 

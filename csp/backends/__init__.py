@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -47,11 +48,14 @@ class Entry:
     module: str
     cls: str
     extra: str | None = None  # the pip extra that installs its dependency
-    requires: str | None = None  # the module that dependency provides
+    requires: str | None = None  # the modules that dependency provides (comma-separated)
     form: str | None = None  # its native form, if known without importing it
     origin: str = "built-in"  # "built-in", "plug-in", or "register()"
     distribution: str | None = None  # a plug-in's distribution
     dependency: str | None = None  # the distribution it runs on (for its version)
+    program: str | None = None  # a program it runs, which must be on PATH
+    debian: str | None = None  # the Debian packages that install that program
+    locate: str | None = None  # "package:glob": a file of a package, found without importing it
     plugin: Plugin | None = None  # a plug-in's entry point
 
 
@@ -64,6 +68,14 @@ BUILTIN: tuple[Entry, ...] = (
           "python-constraint", "constraint", "model", dependency="python-constraint2"),
     Entry("sat", "csp.backends.sat", "SATBackend", "sat", "pysat", "model",
           dependency="python-sat"),
+    Entry("choco", "csp.backends.choco", "ChocoBackend", "choco", "pychoco", "model",
+          dependency="pychoco"),
+    Entry("ace", "csp.backends.ace", "AceBackend", "ace", None, "model", dependency="pycsp3",
+          program="java", debian="default-jre-headless", locate="pycsp3:solvers/ace/ACE-*.jar"),
+    Entry("gecode", "csp.backends.gecode", "GecodeBackend", None, "csp.io.flatzinc", "model",
+          program="fzn-gecode", debian="flatzinc"),
+    Entry("ganak", "csp.backends.ganak", "GanakBackend", "ganak", "pyganak,pysat", "model",
+          dependency="pyganak"),
     Entry("race", "csp.backends.race", "Race", form="model"),
 )
 
@@ -320,19 +332,59 @@ def _load(name: str) -> Backend | None:
     entry = REGISTRY[name]
     if entry.origin == "plug-in":
         return _load_plugin(entry)
-    if entry.requires is not None:
-        try:
-            importlib.import_module(entry.requires)
-        except ImportError:
-            _errors[name] = (
-                f"backend {name!r} needs the {entry.requires!r} package: "
-                f"pip install 'csp-workbench[{entry.extra}]'"
-            )
-            return None
+    why = missing_part(entry)
+    if why is not None:
+        _errors[name] = why
+        return None
     module = importlib.import_module(entry.module)
     backend = getattr(module, entry.cls)()
     _instances[name] = backend
     return backend
+
+
+def missing_part(entry: Entry) -> str | None:
+    """What a built-in backend lacks here, with how to install it (the pip
+    extra, the Debian packages), or None if it has everything."""
+    for module in (entry.requires or "").split(","):
+        if not module:
+            continue
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            if entry.extra is None:  # a module of csp's own that this copy lacks
+                return f"backend {entry.name!r} needs the module {module!r}, missing here"
+            return (f"backend {entry.name!r} needs the {module!r} package: "
+                    f"pip install 'csp-workbench[{entry.extra}]'")
+    if entry.locate is not None:
+        package, _, pattern = entry.locate.partition(":")
+        if not _located(package, pattern):
+            return (f"backend {entry.name!r} needs {pattern!r} of the {package!r} package: "
+                    f"pip install 'csp-workbench[{entry.extra}]'")
+    if entry.program is not None and shutil.which(entry.program) is None:
+        how = f": apt-get install {entry.debian}" if entry.debian else ""
+        return f"backend {entry.name!r} needs the program {entry.program!r} on PATH{how}"
+    return None
+
+
+def _located(package: str, pattern: str) -> bool:
+    """Whether `package` is installed with a file matching `pattern` (its
+    module is found, never imported: pycsp3's import touches the process)."""
+    import glob
+    import importlib.util
+    import os
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return False
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    return any(glob.glob(os.path.join(place, pattern)) for place in places)
+
+
+def missing() -> dict[str, str]:
+    """The known backends that cannot run here: name -> what to install."""
+    available()
+    return {name: why for name, why in _errors.items() if name not in _broken}
 
 
 def _load_plugin(entry: Entry) -> Backend | None:
@@ -363,6 +415,7 @@ __all__ = [
     "get",
     "is_known",
     "known",
+    "missing",
     "name_of",
     "native_form",
     "parse_names",

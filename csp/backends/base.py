@@ -37,6 +37,12 @@ never a backend's name, decides what the rest of `csp` does with it:
   backend's `count`): a search that runs in the calling thread, starts no
   thread or process, and comes back to Python between short slices (so
   `race` runs such a member in its own process);
+- `COUNTS_ONLY`: the backend counts without listing solutions (an exact
+  model counter: `ganak`); its `solutions` is never called: `csp.solve` and
+  `csp.solutions` refuse it before solving, `crosscheck` compares its count;
+- `OUTSIDE`: its solver runs outside this process (a child process, a JVM, a
+  program), which `csp.backends.forked` starts and always ends: a crash of
+  the solver is an error naming it, never a crash of the caller;
 - a constraint's kind (`"AllDifferent"`, `"Sum"`, `"Table"`, `"Compare"`,
   and those of `ALL_CONSTRAINT_KINDS`: `"Logic"`, `"Element"`, `"Regular"`,
   ...): a model backend that takes that kind of constraint as it is. A
@@ -45,6 +51,12 @@ never a backend's name, decides what the rest of `csp` does with it:
 
 A backend may also say what it refuses in a form it takes, before solving:
 `refuses(problem) -> str | None` (`bitmask`: a domain of over 64 values).
+
+A backend that accepts both forms may say which serves it better, as data:
+`cover_kinds`, the constraint kinds of a model it would rather take lowered
+to an exact cover (`python-constraint`: a sudoku as a model is a search of
+minutes, as an exact cover of a tenth of a second). A model made only of
+those kinds goes to it as an exact cover (`preferred_form`).
 
 >>> sorted(CONSTRAINT_KINDS)
 ['AllDifferent', 'Compare', 'Sum', 'Table']
@@ -88,6 +100,13 @@ PROJECTION = "projection"
 """A model backend whose `solutions` and `count` also take `over=` (a list of
 variable names) and give the distinct assignments of those variables only
 (`csp.projection`); the others are projected by blocking."""
+COUNTS_ONLY = "counts-only"
+"""The backend counts solutions without listing them (an exact model counter):
+only its `count` is called; asking it for solutions is refused before solving."""
+OUTSIDE = "outside"
+"""The backend's solver runs outside this process (a child process, a JVM, a
+program): a time limit it overruns is enforced by killing it, and its crash
+is an error naming it (`csp.errors.SolverFailed`)."""
 CONSTRAINT_KINDS = frozenset({"AllDifferent", "Sum", "Table", "Compare"})
 """The kinds of constraint every model backend takes: all-different, linear
 (`Sum`), tables and (in)equalities. `Constraint.kinds()` names what a
@@ -156,6 +175,32 @@ class Splitting(Protocol):
                      progress: Progress | None = None) -> Result:
         """The number of solutions that extend `prefix`, not materialised."""
         ...
+
+
+def preferred_form(backend: Any, problem: Any) -> type:
+    """The form `backend` solves `problem` in: the problem's own if the
+    backend accepts it, but an exact cover for a model made only of the
+    backend's `cover_kinds` (when it accepts exact covers); else its native
+    form.
+
+    >>> from csp import AllDifferent, Model, backends
+    >>> m = Model()
+    >>> _ = m.add(AllDifferent(m.vars("abc", range(3))))
+    >>> [preferred_form(backends.get(name), m).__name__ for name in ("python-constraint", "dlx")]
+    ['ExactCover', 'ExactCover']
+    >>> preferred_form(backends.get("cpsat"), m).__name__
+    'Model'
+    """
+    from csp.exactcover import ExactCover
+    from csp.model import Model
+
+    accepts = backend.accepts
+    if isinstance(problem, Model) and ExactCover in accepts:
+        kinds: frozenset[str] = getattr(backend, "cover_kinds", frozenset())
+        if kinds and problem.constraints and all(c.kinds() & kinds
+                                                 for c in problem.constraints):
+            return ExactCover
+    return type(problem) if isinstance(problem, accepts) else backend.native
 
 
 def validate(backend: Any, *, probe: bool = False) -> list[str]:

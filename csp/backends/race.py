@@ -64,7 +64,6 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import sys
-import threading
 import time
 import warnings
 import weakref
@@ -129,18 +128,12 @@ up (comma-separated): the members of the race that starts it."""
 
 
 def _context() -> Any:
-    """How members start: `fork` while this process runs no other Python
-    thread (a member then starts in milliseconds, with everything imported and
-    loaded here, and nothing sent or imported again); else the fork server
-    (forking a process whose other threads may hold locks is not safe)."""
-    methods = multiprocessing.get_all_start_methods()
-    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    if "forkserver" not in methods:
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(PRELOAD)
-    return context
+    """How members start (`csp.children.context`): by `fork` while this
+    process runs no other Python thread, else from a fork server that warms
+    the members up (`PRELOAD`)."""
+    from csp.children import context
+
+    return context(PRELOAD)
 
 
 def _figures(stats: Stats) -> dict[str, Any]:

@@ -164,13 +164,40 @@ def disagreements_text(rows: Sequence[dict[str, Any]]) -> list[str]:
     return [*out, ""]
 
 
+OWN = "VBS of csp's in-process backends"
+"""The virtual best over the backends that run inside csp's process, beside
+the field's solvers (capability `OUTSIDE`) when a run has both."""
+
+
+def groups(rows: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
+    """{OWN: its backends} when the run has backends of both sides, else {}."""
+    from csp import backends
+    from csp.backends.base import OUTSIDE
+    from csp.errors import BackendUnavailable
+
+    inside: list[str] = []
+    outside: list[str] = []
+    for name in solved.solvers(rows):
+        if not backends.is_known(name):
+            continue  # a peer package, measured through its own API
+        try:
+            caps = backends.get(name).capabilities
+        except BackendUnavailable:  # not installed here: neither side
+            continue
+        (outside if OUTSIDE in caps else inside).append(name)
+    return {OWN: inside} if inside and outside else {}
+
+
 def solved_table(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """Solved counts, time and PAR-2 per solver and for the virtual best."""
+    """Solved counts, time and PAR-2 per solver, for the virtual best, and
+    for the virtual best of csp's in-process backends when the field's
+    solvers ran too."""
     limit = solved.time_limit(rows)
     out = [f"## Solved within the time limit ({'none' if limit is None else f'{limit:g} s'})",
            "", "| solver | solved | timeout | other | time (solved) | PAR-2 | fastest on |",
            "|---|---|---|---|---|---|---|"]
-    for line in solved.table(rows):
+    sides = groups(rows)
+    for line in solved.table(rows, sides):
         out.append(f"| {line['solver']} | {line['solved']}/{line['instances']} | "
                    f"{line['timeout']} | {line['other']} | {seconds(line['time'])} | "
                    f"{seconds(line['par2'])} | "
@@ -179,6 +206,9 @@ def solved_table(rows: Sequence[dict[str, Any]]) -> list[str]:
             "other: unsolved for another reason than the time limit (error, cannot express, "
             "WRONG). PAR-2: the solved instances' times plus twice the limit per unsolved "
             "one.", ""]
+    if sides:
+        out[-1:] = [f"{OWN}: the fastest of {', '.join(sides[OWN])} on each instance, "
+                    "against the field's solvers, which run outside the process.", ""]
     return out
 
 
@@ -195,7 +225,8 @@ def write_csv(bench: BenchRun, path: Path) -> None:
 
 def write_json(bench: BenchRun, path: Path) -> None:
     data = bench.to_dict()
-    data["solved"] = solved.table(data["summary"]) if data["summary"] else []
+    data["solved"] = (solved.table(data["summary"], groups(data["summary"]))
+                      if data["summary"] else [])
     data["disagreements"] = solved.disagreements(data["summary"])
     path.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
 
@@ -292,7 +323,7 @@ def write_all(bench: BenchRun, out: Path) -> list[Path]:
     written[0].write_text(markdown(bench), encoding="utf-8")
     write_csv(bench, written[1])
     rows = summarise(bench.records)
-    _write_rows(solved.table(rows), SOLVED_FIELDS, written[2])
+    _write_rows(solved.table(rows, groups(rows)), SOLVED_FIELDS, written[2])
     write_json(bench, written[3])
     if len(solved.instances(rows)) <= BARS and write_png(bench, out / "bench.png"):
         written.append(out / "bench.png")

@@ -22,7 +22,7 @@ unsolved one: one number that ranks solvers by speed and by coverage.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from csp.bench.runner import OK, TIMEOUT
@@ -46,10 +46,14 @@ def solve_time(row: dict[str, Any] | None) -> float | None:
     return float(row["median"])
 
 
-def best_times(rows: Sequence[dict[str, Any]]) -> dict[str, float | None]:
-    """Instance -> the virtual best solver's time (None: no solver solved it)."""
+def best_times(rows: Sequence[dict[str, Any]],
+               among: Collection[str] | None = None) -> dict[str, float | None]:
+    """Instance -> the virtual best solver's time (None: no solver solved it),
+    over the solvers `among` (default: all)."""
     best: dict[str, float | None] = {name: None for name in instances(rows)}
     for row in rows:
+        if among is not None and row["solver"] not in among:
+            continue
         t = solve_time(row)
         was = best[row["instance"]]
         if t is not None and (was is None or t < was):
@@ -64,11 +68,20 @@ def time_limit(rows: Sequence[dict[str, Any]]) -> float | None:
     return max(limits) if limits else None
 
 
-def table(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def table(rows: Sequence[dict[str, Any]],
+          groups: Mapping[str, Collection[str]] | None = None) -> list[dict[str, Any]]:
     """One row per solver, then the VBS: instances, solved, timeout, other
     (unsolved for another reason), time (the solved instances' times added),
     par2 (None when the limit is not finite), fastest (instances on which it
-    was the fastest solver, ties to each)."""
+    was the fastest solver, ties to each). Then a virtual best per group of
+    `groups` (name -> its solvers), such as csp's own backends, to set
+    against the others one by one.
+
+    >>> rows = [{"instance": "a", "solver": s, "status": "ok", "median": t, "time_limit": 10}
+    ...         for s, t in (("x", 1.0), ("y", 3.0), ("z", 2.0))]
+    >>> [(r["solver"], r["time"]) for r in table(rows, {"VBS of x, y": ["x", "y"]})][-2:]
+    [('VBS', 1.0), ('VBS of x, y', 1.0)]
+    """
     names = instances(rows)
     best = best_times(rows)
     limit = time_limit(rows)
@@ -85,6 +98,11 @@ def table(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     vbs = [best[name] for name in names]
     unsolved = sum(t is None for t in vbs)
     out.append(_line(VBS, vbs, limit) | {"timeout": unsolved, "other": 0, "fastest": None})
+    for group, among in (groups or {}).items():
+        best = best_times(rows, among)
+        vbs = [best[name] for name in names]
+        out.append(_line(group, vbs, limit) | {
+            "timeout": sum(t is None for t in vbs), "other": 0, "fastest": None})
     return out
 
 

@@ -26,7 +26,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {'':10} csp generate --size: {kind.maker.sizes}")
     for name, why in problems.broken().items():
         print(f"  {name:10} BROKEN: {why}")
-    print(f"backends available: {', '.join(backends.available())}")
-    for name, why in backends.broken().items():
+    available = backends.available()
+    print(f"backends available: {', '.join(available)}")
+    for name in available:
+        caveat = getattr(backends.get(name), "caveat", None)
+        if caveat:
+            print(f"  {name}: {caveat}")
+    broken = backends.broken()
+    for name, why in backends.missing().items():
+        if name not in broken:
+            print(f"backend {name} is not installed: {why}")
+    for name, why in broken.items():
         print(f"backend {name} is broken: {why}")
     return 0

@@ -29,6 +29,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,13 @@ def count(
     try:
         executor = client if client is not None else executor
         workers = workers or _cores(executor)
+        if isinstance(executor, ThreadPoolExecutor):
+            # Threads share one process, and so the memo's tables: each
+            # worker keeps its own memo only in a process of its own.
+            if memo is True:
+                raise InputError("memo=True needs workers in processes of their own "
+                                 "(threads would share one memo); use a process pool")
+            memo = False
         return _count(problem, backend, workers, executor, time_limit, checkpoint, progress,
                       started, (memo, memo_bytes, branch))
     finally:

@@ -8,8 +8,9 @@ A module reads, declares, decodes and prints its puzzles (`parse`,
 is listed by `broken()` with the reason.
 
 >>> sorted(BUILTIN)  # doctest: +NORMALIZE_WHITESPACE
-['futoshiki', 'kakuro', 'kenken', 'killer', 'langford', 'latin', 'lattice',
- 'magic', 'polycube', 'polyomino', 'queens', 'shikaku', 'sudoku', 'wordsquare']
+['futoshiki', 'hitori', 'kakuro', 'kenken', 'killer', 'langford', 'latin', 'lattice',
+ 'magic', 'nonogram', 'polycube', 'polyomino', 'queens', 'shikaku', 'skyscrapers',
+ 'starbattle', 'sudoku', 'wordsquare']
 >>> get("queens").description
 'N queens: the board size n, one per line (or `csp solve queens N`)'
 """
@@ -42,6 +43,10 @@ BUILTIN: dict[str, str] = {
     "killer": "csp.problems.killer",
     "kenken": "csp.problems.kenken",
     "wordsquare": "csp.problems.wordsquare",
+    "nonogram": "csp.problems.nonogram",
+    "skyscrapers": "csp.problems.skyscrapers",
+    "starbattle": "csp.problems.starbattle",
+    "hitori": "csp.problems.hitori",
 }
 """Built-in kind -> the module whose `KIND` it is."""
 

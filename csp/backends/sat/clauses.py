@@ -35,6 +35,10 @@ class Cnf:
         """A solver's model (the set of its true literals) as a solution."""
         self.block: Callable[[set[int]], list[int]] = lambda _: []
         """The clause that excludes that solution (on the declared literals only)."""
+        self.declared: list[int] = []
+        """The declared literals (options; variables' values): every other
+        literal is a function of them, so a model counter projected on
+        them counts the problem's solutions (`csp.backends.ganak`)."""
 
     def new(self) -> int:
         return self.pool.id(("aux", self.pool.top + 1))

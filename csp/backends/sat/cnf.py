@@ -131,7 +131,7 @@ def _exact_cover(cnf: Cnf, xc: ExactCover) -> None:
         # solution cannot hold all of this one's options and more.
         return [-option[k] for k in range(xc.n_options) if option[k] in true]
 
-    cnf.read, cnf.block = read, block
+    cnf.read, cnf.block, cnf.declared = read, block, option
 
 
 # -- model ------------------------------------------------------------------------------
@@ -163,6 +163,7 @@ def _model(cnf: Cnf, m: Model, over: Sequence[Hashable] | None) -> None:
         return [-lit for x in shown for lit in value_literal[x].values() if lit in true]
 
     cnf.read, cnf.block = read, block
+    cnf.declared = [lit for x in names for lit in value_literal[x].values()]
 
 
 def sum_layers(c: Linear, domains: Sequence[Sequence[int]]) -> list[list[int]] | str:

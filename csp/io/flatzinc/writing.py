@@ -272,7 +272,7 @@ class _Writer:
 
     def literal(self, c: Constraint) -> str:
         """A `var bool` that holds exactly when `c` does."""
-        if isinstance(c, Compare) and c.constant == 1 and \
+        if isinstance(c, Compare) and c.op == "==" and c.constant == 1 and \
                 set(self.flat.variables[c.scope[0]].domain) <= {0, 1}:
             return self._boolean(c.scope[0])
         b = self.fresh("bool")

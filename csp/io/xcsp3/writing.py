@@ -38,6 +38,7 @@ from typing import Any
 from csp.constraints import AllDifferent, Compare, Constraint, Expression, Linear, Table, Term
 from csp.errors import InputError
 from csp.expressions import (
+    OPERATORS,
     Abs,
     Comparison,
     Count,
@@ -88,12 +89,20 @@ def names(model: Model) -> dict[Hashable, str]:
     return out
 
 
-def format(model: Model) -> str:
-    """The XCSP3 text of `model`."""
+def format(model: Model, *, common_domains: bool = False) -> str:
+    """The XCSP3 text of `model`. With `common_domains`, the variables that
+    all-different constraints link are declared over the union of their
+    domains, each one's own domain kept by a unary table: ACE 2.6 fails on
+    an all-different over different domains (an index out of bounds in the
+    tables it makes of it: "ERROR" and no answer)."""
     ids = names(model)
+    widened = _common_domains(model) if common_domains else {}
     lines = ['<instance format="XCSP3" type="CSP">', "  <variables>"]
-    lines += _variables(model, ids)
+    lines += _variables(model, ids, widened)
     lines += ["  </variables>", "  <constraints>"]
+    lines += [f"    <extension> <list> {ids[name]} </list> <supports> "
+              f"{domain_text(model.variables[name].domain)} </supports> </extension>"
+              for name in widened]
     writer = _Writer(model, ids)
     for constraint in model.constraints:
         lines += ["    " + text for text in writer.constraint(constraint)]
@@ -101,12 +110,42 @@ def format(model: Model) -> str:
     return "\n".join(lines)
 
 
-def write(model: Model, path: str | os.PathLike[str]) -> dict[Hashable, str]:
-    """Write `model` to `path` as XCSP3; return the id of each variable."""
-    text = format(model)
+def write(model: Model, path: str | os.PathLike[str], *,
+          common_domains: bool = False) -> dict[Hashable, str]:
+    """Write `model` to `path` as XCSP3 (`format`); return the id of each
+    variable."""
+    text = format(model, common_domains=common_domains)
     with open(path, "w", encoding="utf-8") as out:
         out.write(text)
     return names(model)
+
+
+def _common_domains(model: Model) -> dict[Hashable, tuple[int, ...]]:
+    """Variable -> the union of the domains of the variables all-different
+    constraints link it to (transitively), where that differs from its own."""
+    parent: dict[Hashable, Hashable] = {}
+
+    def root(x: Hashable) -> Hashable:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for c in model.constraints:
+        if isinstance(c, (AllDifferent, AllDifferentExcept)):
+            names_ = [x.name if isinstance(x, Term) else x for x in c.scope]
+            for name in names_:
+                parent.setdefault(name, name)
+            for name in names_[1:]:
+                parent[root(name)] = root(names_[0])
+    groups: dict[Hashable, set[int]] = {}
+    for name in parent:
+        groups.setdefault(root(name), set()).update(model.variables[name].domain)
+    out = {}
+    for name in parent:
+        union = tuple(sorted(groups[root(name)]))
+        if union != tuple(model.variables[name].domain):
+            out[name] = union
+    return out
 
 
 def domain_text(values: Sequence[int]) -> str:
@@ -126,7 +165,8 @@ def domain_text(values: Sequence[int]) -> str:
     return " ".join(parts)
 
 
-def _variables(model: Model, ids: dict[Hashable, str]) -> list[str]:
+def _variables(model: Model, ids: dict[Hashable, str],
+               widened: dict[Hashable, tuple[int, ...]]) -> list[str]:
     out = []
     cells: dict[str, list[tuple[tuple[int, ...], str, tuple[int, ...]]]] = {}
     order: list[tuple[str, str]] = []
@@ -138,10 +178,10 @@ def _variables(model: Model, ids: dict[Hashable, str]) -> list[str]:
                 order.append(("array", cell[1]))
                 cells[cell[1]] = []
             index = tuple(int(i) for i in re.findall(r"\d+", cell[2]))
-            cells[cell[1]].append((index, xid, variable.domain))
+            cells[cell[1]].append((index, xid, widened.get(name, variable.domain)))
         else:
             order.append(("var", xid))
-    by_id = {ids[name]: v.domain for name, v in model.variables.items()}
+    by_id = {ids[name]: widened.get(name, v.domain) for name, v in model.variables.items()}
     empty = [name for name, v in model.variables.items() if not v.domain]
     if empty:
         raise InputError(f"the variable {empty[0]!r} has an empty domain, which XCSP3 cannot "
@@ -169,6 +209,40 @@ def _variables(model: Model, ids: dict[Hashable, str]) -> list[str]:
     return out
 
 
+def negation(tree: str) -> str:
+    """`not(tree)`, folded where `tree` is a constant."""
+    return {"0": "1", "1": "0"}.get(tree, f"not({tree})")
+
+
+def connective(name: str, args: list[str]) -> str:
+    """The tree of `name` (and, or, xor, iff) over `args`, with constant
+    operands folded away: ACE stops on a constant that reaches it ("Constraint
+    with only conflicts"), and XCSP3's connectives take two operands or more.
+
+    >>> connective("or", ["0", "eq(x,1)"]), connective("and", ["1", "0"])
+    ('eq(x,1)', '0')
+    >>> connective("xor", ["1", "eq(x,1)"]), connective("iff", ["0", "eq(x,1)"])
+    ('not(eq(x,1))', 'not(eq(x,1))')
+    """
+    if name == "iff":  # a chain of equivalences: all true or all false
+        if len(set(args)) <= 1:
+            return "1"
+        if "0" in args and "1" in args:
+            return "0"
+        if "1" in args:
+            return connective("and", [a for a in args if a != "1"])
+        if "0" in args:
+            return connective("and", [negation(a) for a in args if a != "0"])
+        return f"iff({','.join(args)})"
+    unit, zero = {"and": ("1", "0"), "or": ("0", "1"), "xor": ("0", None)}[name]
+    if zero is not None and zero in args:
+        return zero
+    odd = name == "xor" and args.count("1") % 2 == 1
+    rest = [a for a in args if a not in ("0", "1")]
+    tree = unit if not rest else rest[0] if len(rest) == 1 else f"{name}({','.join(rest)})"
+    return negation(tree) if odd else tree
+
+
 def _product(values: Iterable[int]) -> int:
     total = 1
     for v in values:
@@ -193,6 +267,8 @@ class _Writer:
     # -- constraints as elements ------------------------------------------------------------
 
     def constraint(self, c: Constraint) -> list[str]:
+        if not c.scope:  # a constant (an empty all-different, sum, ...): ACE stops on it
+            return [] if c.holds({}) else self.constraint(Or([]))
         for kind, write in self._globals():
             if isinstance(c, kind):
                 return write(c)
@@ -201,7 +277,16 @@ class _Writer:
             special = self._function(c)
             if special is not None:
                 return special
-        return [f"<intension> {self.truth(c)} </intension>"]
+        truth = self.truth(c)
+        if truth == "1":  # an empty And, say: it always holds
+            return []
+        if truth == "0" and self.model.variables:
+            # An empty Or: it never holds. ACE stops on a constant, or on a
+            # comparison it tables with no support ("Constraint with only
+            # conflicts"); an equation with no solution it reads as it is.
+            v = self.id(next(iter(self.model.variables)))
+            truth = f"eq({v},add({v},1))"
+        return [f"<intension> {truth} </intension>"]
 
     def _globals(self) -> list[tuple[type, Callable[[Any], list[str]]]]:
         return [(AllDifferentExcept, self._all_different_except),
@@ -217,9 +302,13 @@ class _Writer:
                 f"<except> {' '.join(map(str, sorted(c.excepted)))} </except> </allDifferent>"]
 
     def _sum(self, c: Linear) -> list[str]:
-        coeffs = "" if all(w == 1 for w in c.weights) else \
-            f" <coeffs> {' '.join(map(str, c.weights))} </coeffs>"
-        return [f"<sum> <list> {self.refs(c.scope)} </list>{coeffs} "
+        terms = [(x, w) for x, w in zip(c.scope, c.weights) if w != 0]  # ACE stops on a 0
+        if not terms:
+            return [] if OPERATORS[c.op](0, c.rhs) else self.constraint(Or([]))
+        scope, weights = [x for x, _ in terms], [w for _, w in terms]
+        coeffs = "" if all(w == 1 for w in weights) else \
+            f" <coeffs> {' '.join(map(str, weights))} </coeffs>"
+        return [f"<sum> <list> {self.refs(scope)} </list>{coeffs} "
                 f"<condition> ({OPS[c.op]},{c.rhs}) </condition> </sum>"]
 
     def _table(self, c: Table) -> list[str]:
@@ -320,15 +409,14 @@ class _Writer:
             return f"and({','.join(guards)},{test})" if guards else test
         if isinstance(c, (And, Or, Xor, Iff)):
             name = {And: "and", Or: "or", Xor: "xor", Iff: "iff"}[type(c)]
-            args = [self.truth(a) for a in c.args]
-            if len(args) < 2:  # XCSP3's and/or/xor take at least two operands
-                return {("and", 0): "1", ("or", 0): "0", ("xor", 0): "0"}.get(
-                    (name, len(args)), args[0] if args else "1")
-            return f"{name}({','.join(args)})"
+            return connective(name, [self.truth(a) for a in c.args])
         if isinstance(c, Not):
-            return f"not({self.truth(c.args[0])})"
+            return negation(self.truth(c.args[0]))
         if isinstance(c, Implies):
-            return f"imp({self.truth(c.args[0])},{self.truth(c.args[1])})"
+            a, b = self.truth(c.args[0]), self.truth(c.args[1])
+            if {a, b} & {"0", "1"}:
+                return connective("or", [negation(a), b])
+            return f"imp({a},{b})"
         return self._global_truth(c)
 
     def _global_truth(self, c: Constraint) -> str:
