@@ -86,3 +86,70 @@ def test_learning_is_off_by_default_and_switches_are_checked() -> None:
         BitmaskBackend(learn="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_clauses must be a whole number >= 16"):
         BitmaskBackend(learn=True, max_clauses=3)
+
+
+def _run_in_slices(model, budget: int) -> tuple[list[int], set[int]]:
+    """Count `model` learning, by kernel calls of `budget` nodes: the figures
+    (solutions, nodes, conflicts, learned) and the phases it paused in."""
+    from csp.backends.bitmask import kernel
+
+    search = BitmaskSearch(model, BitmaskBackend(**LEARN).options)
+    paused_in = set()
+    while kernel.search(search.arrays, search.state, True, budget) == layout.PAUSED:
+        paused_in.add(int(search.state.st[layout.PHASE]))
+    st = search.state.st
+    return [int(st[k]) for k in (layout.SOLUTIONS, layout.NODES, layout.CONFLICTS,
+                                 layout.LEARNED)], paused_in
+
+
+def test_a_kernel_call_pauses_inside_learning_and_resumes_exactly() -> None:
+    """A call pauses after its node budget, or its budget's worth of analysis
+    (`analyze.WORK_PER_NODE`), even between the analyses of a cascade of
+    conflicts: that is where Ctrl-C and time limits are seen. Resumed, the
+    search is the same, node for node and conflict for conflict."""
+    model = queens_model(10)
+    whole, _ = _run_in_slices(model, 1 << 30)
+    sliced, paused_in = _run_in_slices(model, 1)
+    assert whole == sliced and whole[0] == 724  # OEIS A000170
+    assert layout.PHASE_CONFLICT in paused_in  # (work ran out between two analyses)
+
+
+def test_ctrl_c_stops_a_learning_search_with_what_it_found(shared_data) -> None:
+    """A real SIGINT to a process counting a hard 36x36 sudoku with learning:
+    the count ends INTERRUPTED (no traceback), its conflicts so far reported."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    large = shared_data / "sudoku" / "sudoku_large.json"
+    script = (
+        "import json, sys, time\n"
+        "from pathlib import Path\n"
+        "from csp.backends.bitmask import BitmaskBackend\n"
+        "from csp.problems import sudoku\n"
+        f"data = json.loads(Path({str(large)!r}).read_text())['puzzles']\n"
+        "p = next(p for p in data if p['name'] == 'michael404-TestData36-minimal2')\n"
+        "model = sudoku.declare_model(sudoku.parse(p['puzzle'], symbols=p['symbols'])[0])\n"
+        "def progress(stats):\n"
+        "    print('searching', flush=True)\n"
+        "result = BitmaskBackend(learn=True).count(model, progress=progress)\n"
+        "print(result.status.value, result.stats.extra['conflicts'], time.perf_counter(),\n"
+        "      flush=True)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "searching"  # (past import and JIT)
+        time.sleep(1.0)  # deep in the search, learning
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    lines = out.split()
+    assert "INTERRUPTED" in lines, err
+    assert int(lines[lines.index("INTERRUPTED") + 1]) > 0
+    assert "Traceback" not in err

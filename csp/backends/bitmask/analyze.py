@@ -54,12 +54,15 @@ from csp.backends.bitmask.layout import (
     OPT_RESTART,
     PHASE,
     PHASE_CHOOSE,
+    PHASE_CONFLICT,
     PHASE_DONE,
     PHASE_NEXT,
     REASON,
     RESTART_NEXT,
     RESTARTS,
     TRAIL,
+    WORK,
+    WORK_STOP,
     jit,
 )
 from csp.backends.bitmask.learned import add_clause
@@ -68,6 +71,14 @@ from csp.backends.bitmask.propagate import propagate
 MAX_WORK = 1 << 22
 """An analysis that takes more steps than this is given up (the search then
 goes on as without learning): no conflict stalls the kernel's time checks."""
+WORK_PER_NODE = 1 << 12
+"""Steps of analysis (about a node's time) a call of the kernel may take per
+node of its budget: past them it pauses (`search`), at the next decision or
+between two analyses of a cascade (`PHASE_CONFLICT`), however few nodes it
+made. Python then regains control, checks Ctrl-C and the time limit, and
+sizes the next budget by the time this one took (`SlicedSearch._tune`), so a
+slice stays a fraction of a second even when conflicts cost more than nodes.
+The search goes on exactly as if it had not paused."""
 
 
 @jit
@@ -86,6 +97,7 @@ def analyze(p, s, level):
     t = st[TRAIL] - 1
     while st[AN_COUNTER] > 0 and st[AN_WORK] < MAX_WORK:
         while t >= 0:
+            st[AN_WORK] += 1
             if s.trail_level[t] == level:
                 x = s.trail_var[t]
                 new = s.trail_new[t]
@@ -112,6 +124,7 @@ def analyze(p, s, level):
         y = s.touched[i]
         s.seen_neg[y] = 0
         s.seen_pos[y] = 0
+    st[WORK] += st[AN_WORK] + st[AN_TOUCHED]
     _decay(s)
     return n
 
@@ -171,7 +184,9 @@ def _assert(p, s, i):
 def on_conflict(p, s):
     """The decision of level DEPTH failed: learn, backjump and propagate until
     the search can choose again (PHASE_CHOOSE), try the level's next
-    alternative (PHASE_NEXT), or is done (PHASE_DONE)."""
+    alternative (PHASE_NEXT), or is done (PHASE_DONE); or, when the slice's
+    work is spent between two analyses, leave the failure at DEPTH to analyse
+    when the kernel is called again (PHASE_CONFLICT)."""
     st = s.st
     d = st[DEPTH]
     while True:
@@ -220,6 +235,9 @@ def on_conflict(p, s):
             return
         st[FAILURES] += 1
         d = target
+        if st[WORK] >= st[WORK_STOP]:
+            st[PHASE] = PHASE_CONFLICT  # (the slice ends: `search` resumes here)
+            return
 
 
 @jit

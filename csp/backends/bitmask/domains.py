@@ -19,6 +19,7 @@ from csp.backends.bitmask.layout import (
     COUNTS_STRONG,
     DEPTH,
     OPT_COUNTS,
+    OPT_LEARN,
     QCOUNT,
     QHEAD,
     REASON,
@@ -44,13 +45,15 @@ def narrow(p, s, v, new):
     t = s.st[TRAIL]
     s.trail_var[t] = v
     s.trail_mask[t] = old
-    # What conflict analysis reads (`explain`): the narrowing's reason and level,
-    # and a chain through the narrowings of each variable.
-    s.trail_new[t] = new
-    s.trail_reason[t] = s.st[REASON]
-    s.trail_level[t] = s.st[DEPTH]
-    s.trail_prev[t] = s.vlast[v]
-    s.vlast[v] = t
+    if s.st[OPT_LEARN] != 0:
+        # What conflict analysis reads (`explain`): the narrowing's reason and
+        # level, and a chain through the narrowings of each variable. Without
+        # learning these arrays are one element long, and nothing is written.
+        s.trail_new[t] = new
+        s.trail_reason[t] = s.st[REASON]
+        s.trail_level[t] = s.st[DEPTH]
+        s.trail_prev[t] = s.vlast[v]
+        s.vlast[v] = t
     s.st[TRAIL] = t + 1
     s.dom[v] = new
     size = s.queue.shape[0]
@@ -134,6 +137,7 @@ def count_places(p, s):
 def undo(p, s, mark):
     t = s.st[TRAIL]
     counting = s.st[OPT_COUNTS] != COUNTS_OFF
+    learning = s.st[OPT_LEARN] != 0
     while t > mark:
         t -= 1
         v = s.trail_var[t]
@@ -151,7 +155,8 @@ def undo(p, s, mark):
                         s.places[base + lowest(m)] |= pos
                         m &= m - 1
         s.dom[v] = old
-        s.vlast[v] = s.trail_prev[t]
+        if learning:
+            s.vlast[v] = s.trail_prev[t]
     s.st[TRAIL] = t
     if s.st[CLHEAD] > t:
         s.st[CLHEAD] = t

@@ -185,6 +185,7 @@ def hall(p, s, an, c, t, skip, valbit):
     for i in range(k):
         if p.cvars[a + i] == skip:
             continue
+        an[AN_WORK] += k  # (about what an augmenting path costs, for the slice's clock)
         if not _augment(w, i):
             unmatched = i
             break
@@ -324,6 +325,7 @@ def entry(p, s, an, t, sn, sp):
 def clause_reason(p, s, an, i, x, old, new):
     """A clause's other literals, negated (the one it made true here is skipped)."""
     s.cl_used[i] = s.st[CONFLICTS]
+    an[AN_WORK] += s.cl_len[i]
     removed = old & ~new
     fixed = new if new & (new - 1) == 0 else 0
     for q in range(s.cl_start[i], s.cl_start[i] + s.cl_len[i]):

@@ -91,9 +91,8 @@ State = namedtuple(
                    # (set with `places`; a superset of them below it)
         "changed",  # per all-different c: the values whose places in c changed since
                     # its intersections last ran to the end (with OPT_COUNTS)
-        # Learning (`trail`, `explain`, `analyze`, `clauses`): the trail's reasons
-        # and levels are kept always (a few writes per narrowing); the rest is
-        # one element long unless Options.learn.
+        # Learning (`explain`, `analyze`, `learned`): each is one element long,
+        # and never written, unless Options.learn.
         "trail_new",  # per narrowing: the new mask
         "trail_reason",  # per narrowing: its reason (see REASON below)
         "trail_level",  # per narrowing: the decision level it was made at
@@ -179,7 +178,9 @@ AN_COUNTER = 46  # ... the literals of that level in the conflict set, not yet r
 AN_OUT = 47  # ... the literals of the learned clause so far (in lbuf)
 AN_TOUCHED = 48  # ... the variables marked (in touched)
 AN_WORK = 49  # ... the steps it took (an analysis past MAX_WORK is given up)
-STATE_SIZE = 50
+WORK = 50  # the steps of every analysis so far (explanations, the trail walked)
+WORK_STOP = 51  # this call of the kernel pauses once WORK reaches it (`search`)
+STATE_SIZE = 52
 
 DECISION = -1  # the reason of a decision
 
@@ -195,6 +196,8 @@ PHASE_CHOOSE = 1  # the state is propagated: branch, or report a solution
 PHASE_NEXT = 2  # try the next value at level DEPTH (after a failure or a solution)
 PHASE_DONE = 3
 PHASE_PROBE = 4  # failed-value probing at the root, resumable (a slice may end in it)
+PHASE_CONFLICT = 5  # learning: the propagation at level DEPTH failed, to be analysed (a
+# slice may end between the analyses of a cascade of conflicts, `analyze.on_conflict`)
 
 EXHAUSTED, FOUND, PAUSED = 0, 1, 2  # events, as in csp.backends.base
 RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
@@ -238,6 +241,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     n_lits = int(options.max_literals) if options.learn else 1
     st[REDUCE_AT] = max(n_clauses // 4, 1)
     big = n + 1 if options.learn else 1
+    learning_trail = trail if options.learn else 1
     atoms = n_atoms + 1 if options.learn else 1
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every
@@ -265,11 +269,11 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         places=np.zeros(max(n_cons, 1) * 64, dtype=np.int64),
         values=np.zeros(max(n_cons, 1), dtype=np.int64),
         changed=np.zeros(max(n_cons, 1), dtype=np.int64),
-        trail_new=np.zeros(trail, dtype=np.int64),
-        trail_reason=np.zeros(trail, dtype=np.int64),
-        trail_level=np.zeros(trail, dtype=np.int64),
-        trail_prev=np.zeros(trail, dtype=np.int64),
-        vlast=np.full(max(n, 1), -1, dtype=np.int64),
+        trail_new=np.zeros(learning_trail, dtype=np.int64),
+        trail_reason=np.zeros(learning_trail, dtype=np.int64),
+        trail_level=np.zeros(learning_trail, dtype=np.int64),
+        trail_prev=np.zeros(learning_trail, dtype=np.int64),
+        vlast=np.full(big, -1, dtype=np.int64),
         avar=(np.repeat(np.arange(n, dtype=np.int64), np.diff(p.voff)) if options.learn
               else np.zeros(1, dtype=np.int64)),
         seen_neg=np.zeros(big, dtype=np.int64),

@@ -5,7 +5,7 @@ or a node budget."""
 from __future__ import annotations
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
-from csp.backends.bitmask.analyze import maybe_restart, on_conflict
+from csp.backends.bitmask.analyze import WORK_PER_NODE, maybe_restart, on_conflict
 from csp.backends.bitmask.bits import lowest, popcount
 from csp.backends.bitmask.branch import choose, is_last
 from csp.backends.bitmask.domains import count_places, from_common, narrow, undo
@@ -28,6 +28,7 @@ from csp.backends.bitmask.layout import (
     PAUSED,
     PHASE,
     PHASE_CHOOSE,
+    PHASE_CONFLICT,
     PHASE_DONE,
     PHASE_NEXT,
     PHASE_PROBE,
@@ -42,6 +43,8 @@ from csp.backends.bitmask.layout import (
     RESTART_AT,
     SOLUTIONS,
     TRAIL,
+    WORK,
+    WORK_STOP,
     jit,
 )
 from csp.backends.bitmask.propagate import propagate
@@ -94,6 +97,9 @@ def search(p, s, count_only, budget):
     st = s.st
     stop_at = st[NODES] + budget
     probe_stop = st[PROBES] + budget
+    # Learning's analyses count their steps: past the budget's worth, the call
+    # pauses, however few nodes it made (Ctrl-C and time limits stay prompt).
+    st[WORK_STOP] = st[WORK] + min(budget, 1 << 40) * WORK_PER_NODE
     while True:
         phase = st[PHASE]
         if phase == PHASE_DONE:
@@ -143,6 +149,10 @@ def search(p, s, count_only, budget):
             st[DEPTH] = depth
             s.mark[depth] = st[TRAIL]
             st[PHASE] = PHASE_NEXT
+        elif phase == PHASE_CONFLICT:
+            if st[WORK] >= st[WORK_STOP]:
+                return PAUSED
+            _learn(p, s)
         else:  # PHASE_NEXT
             depth = st[DEPTH]
             if depth == 0:
@@ -155,7 +165,7 @@ def search(p, s, count_only, budget):
                 if st[FLOOR] > depth - 1:
                     st[FLOOR] = depth - 1
                 continue
-            if st[NODES] >= stop_at:
+            if st[NODES] >= stop_at or st[WORK] >= st[WORK_STOP]:
                 return PAUSED
             if 0 < st[RESTART_AT] <= st[FAILURES]:
                 return RESTART
@@ -182,6 +192,12 @@ def search(p, s, count_only, budget):
                     st[LAST_CHOICE] = w + 1 if w >= 0 else w
                     st[LAST_BIT] = s.vbit[depth]
                 if st[OPT_LEARN] != 0 and st[FAILURES] >= st[LEARN_AFTER]:
-                    on_conflict(p, s)
-                    if st[PHASE] == PHASE_CHOOSE:
-                        maybe_restart(p, s)
+                    _learn(p, s)
+
+
+@jit(inline="always")
+def _learn(p, s):
+    """Learn from the failure at level DEPTH (`analyze`), and restart when due."""
+    on_conflict(p, s)
+    if s.st[PHASE] == PHASE_CHOOSE:
+        maybe_restart(p, s)
