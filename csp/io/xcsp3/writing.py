@@ -114,7 +114,10 @@ def format(model: Model, *, common_domains: bool = False, fold: bool = False) ->
     constraint with only conflicts", a lex of a list with itself, an
     all-equal of one variable, "pb with" a channel or a division with a
     fixed operand). Also with `fold`, a `Count` leaves out the variables that
-    cannot take its value (ACE stops on a count of none), and a product
+    cannot take its value (ACE stops on a count of none), counts and
+    cardinalities are trees (ACE stops on a count of one variable, of a
+    variable's value, with (ne, 0), or on a cardinality of a value fewer
+    than two variables can take), and a product
     `x * y` is written `mul(x,y,1)`: ACE 2.6 counts `x * y >= k` wrong where
     a factor may be negative (4 solutions of `ge(mul(a,b),-3)` over a in
     {3, 4} and b in {-2, -1}, where 1 holds) and stops on `x * y == k` and
@@ -405,6 +408,8 @@ class _Writer:
                 f"<operator> {op} </operator> </lex>"]
 
     def _cardinality(self, c: GlobalCardinality) -> list[str]:
+        if self.fold:  # ACE stops on a value fewer than two variables can take
+            return [f"<intension> {self.truth(c)} </intension>"]
         # XCSP3's occurs are all integers or all variables: one cardinality each
         xs = self.refs(c.variables)
         out = []
@@ -456,6 +461,8 @@ class _Writer:
                 if _is_int(c.right):
                     return [] if OPERATORS[c.op](0, c.right) else self.never()
                 return [f"<intension> {OPS[c.op]}(0,{self.id(c.right)}) </intension>"]
+            if self.fold:
+                return None  # ACE stops on counts of one, of a variable, (ne, 0): a tree
             return [f"<count> <list> {self.refs(items)} </list> <values> "
                     f"{self.operand(f.target)} </values> {condition} </count>"]
         # ACE 2.6 takes minimum and maximum with no ne condition, and miscounts
@@ -620,13 +627,15 @@ def _extremum(least: bool, op: str, xs: list[str], k: str) -> str:
     with `k`: exact, and what ACE 2.6 takes (it stops, "unsound sentinels",
     on a minimum one of whose variables cannot meet its condition).
 
-    >>> _extremum(True, "<=", ["a", "b"], "2"), _extremum(False, "==", ["a", "b"], "k")
-    ('or(le(a,2),le(b,2))', 'and(and(le(a,k),le(b,k)),or(eq(a,k),eq(b,k)))')
+    >>> _extremum(True, "<=", ["a", "b"], "2"), _extremum(False, ">", ["a", "b"], "2")
+    ('or(le(a,2),le(b,2))', 'or(gt(a,2),gt(b,2))')
+    >>> _extremum(False, "==", ["a", "b"], "k"), _extremum(True, "!=", ["a"], "k")
+    ('and(and(le(a,k),le(b,k)),or(eq(a,k),eq(b,k)))', 'or(lt(a,k),gt(a,k))')
     """
+    rel = OPS[op]
     below, above = ("lt", "le"), ("gt", "ge")
-    if not least:  # max(xs) op k is -min(-xs) op k: the comparisons mirrored
+    if not least:  # max(xs) < k: every x < k; max(xs) > k: some x > k
         below, above = above, below
-    op = {"<": below[0], "<=": below[1], ">": above[0], ">=": above[1]}.get(op, op)
 
     def some(rel: str) -> str:
         return _any([f"{rel}({x},{k})" for x in xs])
@@ -634,13 +643,13 @@ def _extremum(least: bool, op: str, xs: list[str], k: str) -> str:
     def every(rel: str) -> str:
         return _all([f"{rel}({x},{k})" for x in xs])
 
-    if op in below:  # min < k: some x < k
-        return some(op)
-    if op in above:  # min > k: every x > k
-        return every(op)
-    if op == "==":
+    if rel in below:  # min(xs) < k: some x < k
+        return some(rel)
+    if rel in above:  # min(xs) > k: every x > k
+        return every(rel)
+    if rel == "eq":
         return f"and({every(above[1])},{some('eq')})"
-    return f"or({some(below[0])},{every(above[0])})"  # !=
+    return f"or({some(below[0])},{every(above[0])})"  # ne
 
 
 def _member(x: str, values: Iterable[int]) -> str:
