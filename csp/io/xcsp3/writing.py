@@ -122,9 +122,11 @@ def format(model: Model, *, common_domains: bool = False, fold: bool = False) ->
     a factor may be negative (4 solutions of `ge(mul(a,b),-3)` over a in
     {3, 4} and b in {-2, -1}, where 1 holds) and stops on `x * y == k` and
     on `x * y >= z`; it reads the product of three as it is. And a lex
-    leaves out the places where a variable meets itself, and a comparison
-    of a minimum or maximum is written as comparisons of its variables
-    (`_extremum`; bench/RESULTS.md, issue 24)."""
+    leaves out the places where a variable meets itself, a comparison of a
+    minimum or maximum is written as comparisons of its variables
+    (`_extremum`), a table that allows nothing is the constant, and a tree
+    in which a variable occurs twice (ACE: "! ERROR: 2 vs 3") is the table
+    of its supports where it has few tuples (bench/RESULTS.md, issue 24)."""
     ids = names(model)
     widened = _common_domains(model) if common_domains else {}
     lines = ['<instance format="XCSP3" type="CSP">', "  <variables>"]
@@ -319,6 +321,10 @@ class _Writer:
             return []
         if truth == "0":
             return self.never()
+        if self.fold and _repeats(truth, set(self.ids.values())):
+            table = self._decided(c, every=True)  # ACE: "! ERROR: 2 vs 3"
+            if table is not None:
+                return table
         return [f"<intension> {truth} </intension>"]
 
     def never(self) -> list[str]:
@@ -330,7 +336,7 @@ class _Writer:
         v = self.id(next(iter(self.model.variables)))
         return [f"<intension> eq({v},add({v},1)) </intension>"]
 
-    def _decided(self, c: Constraint) -> list[str] | None:
+    def _decided(self, c: Constraint, every: bool = False) -> list[str] | None:
         """`c` over its free variables (those of more than one value) as the
         table of their values that satisfy it, where a fixed variable is in
         its scope or it has one free variable, and as the constant it is
@@ -348,7 +354,7 @@ class _Writer:
             return []
         if not held:
             return self.never()
-        if len(free) == len(scope) > 1:
+        if len(free) == len(scope) > 1 and not every:
             return None  # not degenerate: ACE reads it as it is
         xs = self.refs(scope[k] for k in free)
         rows = " ".join(str(t[0]) for t in sorted(held)) if len(free) == 1 else \
@@ -380,10 +386,17 @@ class _Writer:
 
     def _table(self, c: Table) -> list[str]:
         tag = "conflicts" if c.forbidden else "supports"
+        tuples = c.tuples
+        if self.fold:  # ACE stops on a table that allows nothing
+            domains = [set(self.model.variables[x].domain) for x in c.scope]
+            tuples = [t for t in tuples if all(v in d for v, d in zip(t, domains))]
+            everything = _product(len(d) for d in domains)
+            if not c.forbidden and not tuples or c.forbidden and len(set(tuples)) == everything:
+                return self.never()
         if len(c.scope) == 1:
-            rows = " ".join(str(t[0]) for t in c.tuples)
+            rows = " ".join(str(t[0]) for t in tuples)
         else:
-            rows = "".join(f"({','.join(map(str, t))})" for t in c.tuples)
+            rows = "".join(f"({','.join(map(str, t))})" for t in tuples)
         return [f"<extension> <list> {self.refs(c.scope)} </list> <{tag}> {rows} </{tag}> "
                 "</extension>"]
 
@@ -620,6 +633,16 @@ def _elements(e: Any) -> list[Element]:
         for arg in e.args:
             found += _elements(arg)
     return found
+
+
+def _repeats(tree: str, ids: set[str]) -> bool:
+    """Whether a variable occurs twice or more in `tree`.
+
+    >>> _repeats("eq(add(x,y),x)", {"x", "y"}), _repeats("eq(add(x,y),z[1])", {"x", "y", "z[1]"})
+    (True, False)
+    """
+    seen = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9_]*(?:\[\d+\])*", tree) if t in ids]
+    return len(seen) != len(set(seen))
 
 
 def _extremum(least: bool, op: str, xs: list[str], k: str) -> str:
