@@ -1,6 +1,6 @@
 """Models ACE 2.6 stopped on, or counted wrong, as the XCSP3 writer said
 them, before the writer's `fold` (issue 24; `csp fuzz` with ace, seeds 501
-and 502): each now runs on ACE and agrees with brute force and with `sat`.
+502, 503 and 2424): each now runs on ACE and agrees with brute force and with `sat`.
 
 Each is the instance the fuzz shrank to, or the one it generated; the
 comment says what ACE did with the old form. Each test skips, with the
@@ -22,8 +22,11 @@ from csp import (
     Inverse,
     LexLess,
     LexLessEq,
+    Maximum,
     Minimum,
     Model,
+    NValue,
+    Sum,
     Table,
     backends,
 )
@@ -106,12 +109,55 @@ def _floor_division_of_itself() -> Model:  # "! ERROR: 2 vs 3"
     return m
 
 
+def _counts_ace_stops_on() -> Model:  # "Problem" (a count of one, with (ne, 0)), "ERROR"
+    m = Model()
+    a, b = m.var("a", [1, 2]), m.var("b", [3, 4])
+    m.add(Count([a, b], 1) != 0)
+    x, y = m.var("x", [2, 4]), m.var("y", [-2, 1, 2])
+    m.add(Count([x, y], x) != y)
+    return m
+
+
+def _cardinalities_of_values_out_of_reach() -> Model:  # "Problem", NullPointerException
+    m = Model()
+    a, b = m.var("a", [1, 3]), m.var("b", [0, 2, 5])
+    m.add(GlobalCardinality([b, a], [2], [0]))
+    x, y = m.var("x", [-2, 0, 1, 3]), m.var("y", [0, 4, 5])
+    m.add(GlobalCardinality([x, y], [5, -2], [y, 0]))
+    return m
+
+
+def _maximum_of_one() -> Model:  # 3 solutions, not 1 (once the writer's own slip)
+    m = Model()
+    x, y = m.var("x", [0, 2]), m.var("y", [-3, 0, 2])
+    m.add(Maximum([y]) > x)
+    return m
+
+
+def _table_allowing_nothing() -> Model:  # "Constraint with only conflicts"
+    m = Model()
+    k = m.var("k", [-2])
+    f = [m.var(f"f{i}", [0, 1, 2]) for i in range(3)]
+    g = [m.var("g0", [0, 1]), m.var("g1", [0, 1, 2]), m.var("g2", [0, 1, 2])]
+    m.add(Sum([Inverse(f, g), k], [-2, 1]) == 0)
+    return m
+
+
+def _tree_repeating_a_variable() -> Model:  # "! ERROR: 2 vs 3"
+    m = Model()
+    x, y = m.var("x", [2, 4]), m.var("y", [-1, 0, 1])
+    m.add(NValue([y, x]) == x)
+    return m
+
+
 CASES: dict[str, Callable[[], Model]] = {
     f.__name__.lstrip("_"): f for f in (
         _lex_of_itself, _lex_with_a_common_place, _tables_with_no_support,
         _decided_by_domains, _count_of_no_reachable_variable,
         _channel_over_different_domains, _products_with_negative_factors,
-        _minimum_out_of_reach, _floor_division_of_itself)}
+        _minimum_out_of_reach, _floor_division_of_itself, _counts_ace_stops_on,
+        _cardinalities_of_values_out_of_reach, _maximum_of_one, _table_allowing_nothing,
+        _tree_repeating_a_variable)}
 
 
 @pytest.mark.parametrize("case", CASES)
