@@ -102,6 +102,13 @@ def _minimum_out_of_reach() -> Model:  # "unsound sentinels"
     return m
 
 
+def _minimum_equal_to_one_of_its_own() -> Model:  # "Problem" (Problem.java:1436)
+    m = Model()
+    x, y = m.var("x", [3, 4]), m.var("y", [2, 3, 4, 5])
+    m.add(Minimum([y, x]) == x)
+    return m
+
+
 def _floor_division_of_itself() -> Model:  # "! ERROR: 2 vs 3"
     m = Model()
     x, y = m.var("x", [2, 4]), m.var("y", [-1, 2])
@@ -155,7 +162,7 @@ CASES: dict[str, Callable[[], Model]] = {
         _lex_of_itself, _lex_with_a_common_place, _tables_with_no_support,
         _decided_by_domains, _count_of_no_reachable_variable,
         _channel_over_different_domains, _products_with_negative_factors,
-        _minimum_out_of_reach, _floor_division_of_itself, _counts_ace_stops_on,
+        _minimum_out_of_reach, _minimum_equal_to_one_of_its_own, _floor_division_of_itself, _counts_ace_stops_on,
         _cardinalities_of_values_out_of_reach, _maximum_of_one, _table_allowing_nothing,
         _tree_repeating_a_variable)}
 

@@ -484,7 +484,8 @@ class _Writer:
         if extremum and self.fold:
             least = isinstance(f, Minimum)
             tree = _extremum(least, c.op, [self.id(a) for a in f.args], self.operand(c.right))
-            return [f"<intension> {tree} </intension>"]
+            return [] if tree == "1" else self.never() if tree == "0" else \
+                [f"<intension> {tree} </intension>"]
         if extremum and c.op != "!=":
             tag = "minimum" if isinstance(f, Minimum) else "maximum"
             return [f"<{tag}> <list> {self.refs(f.args)} </list> {condition} </{tag}>"]
@@ -654,25 +655,30 @@ def _extremum(least: bool, op: str, xs: list[str], k: str) -> str:
     ('or(le(a,2),le(b,2))', 'or(gt(a,2),gt(b,2))')
     >>> _extremum(False, "==", ["a", "b"], "k"), _extremum(True, "!=", ["a"], "k")
     ('and(and(le(a,k),le(b,k)),or(eq(a,k),eq(b,k)))', 'or(lt(a,k),gt(a,k))')
+    >>> _extremum(True, "==", ["a", "k"], "k"), _extremum(True, ">", ["a", "k"], "k")
+    ('ge(a,k)', '0')
     """
     rel = OPS[op]
     below, above = ("lt", "le"), ("gt", "ge")
     if not least:  # max(xs) < k: every x < k; max(xs) > k: some x > k
         below, above = above, below
 
+    def compare(rel: str, x: str) -> str:  # x against itself is decided
+        return ("1" if rel in ("eq", "le", "ge") else "0") if x == k else f"{rel}({x},{k})"
+
     def some(rel: str) -> str:
-        return _any([f"{rel}({x},{k})" for x in xs])
+        return connective("or", [compare(rel, x) for x in xs])
 
     def every(rel: str) -> str:
-        return _all([f"{rel}({x},{k})" for x in xs])
+        return connective("and", [compare(rel, x) for x in xs])
 
     if rel in below:  # min(xs) < k: some x < k
         return some(rel)
     if rel in above:  # min(xs) > k: every x > k
         return every(rel)
     if rel == "eq":
-        return f"and({every(above[1])},{some('eq')})"
-    return f"or({some(below[0])},{every(above[0])})"  # ne
+        return connective("and", [every(above[1]), some("eq")])
+    return connective("or", [some(below[0]), every(above[0])])  # ne
 
 
 def _member(x: str, values: Iterable[int]) -> str:
