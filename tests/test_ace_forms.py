@@ -162,9 +162,9 @@ CASES: dict[str, Callable[[], Model]] = {
         _lex_of_itself, _lex_with_a_common_place, _tables_with_no_support,
         _decided_by_domains, _count_of_no_reachable_variable,
         _channel_over_different_domains, _products_with_negative_factors,
-        _minimum_out_of_reach, _minimum_equal_to_one_of_its_own, _floor_division_of_itself, _counts_ace_stops_on,
-        _cardinalities_of_values_out_of_reach, _maximum_of_one, _table_allowing_nothing,
-        _tree_repeating_a_variable)}
+        _minimum_out_of_reach, _minimum_equal_to_one_of_its_own, _floor_division_of_itself,
+        _counts_ace_stops_on, _cardinalities_of_values_out_of_reach, _maximum_of_one,
+        _table_allowing_nothing, _tree_repeating_a_variable)}
 
 
 @pytest.mark.parametrize("case", CASES)
