@@ -162,8 +162,8 @@ def _common_domains(model: Model) -> dict[Hashable, tuple[int, ...]]:
             x = parent[x]
         return x
 
-    lists = [c.scope for c in model.constraints
-             if isinstance(c, (AllDifferent, AllDifferentExcept))]
+    lists: list[Sequence[Hashable]] = [c.scope for c in model.constraints
+                                       if isinstance(c, (AllDifferent, AllDifferentExcept))]
     lists += [xs for c in model.constraints if isinstance(c, Inverse) for xs in (c.f, c.g)]
     for scope in lists:
         names_ = [x.name if isinstance(x, Term) else x for x in scope]
@@ -386,7 +386,7 @@ class _Writer:
 
     def _table(self, c: Table) -> list[str]:
         tag = "conflicts" if c.forbidden else "supports"
-        tuples = c.tuples
+        tuples = list(c.tuples)
         if self.fold:  # ACE stops on a table that allows nothing
             domains = [set(self.model.variables[x].domain) for x in c.scope]
             tuples = [t for t in tuples if all(v in d for v, d in zip(t, domains))]
