@@ -134,6 +134,13 @@ def _cardinalities_of_values_out_of_reach() -> Model:  # "Problem", NullPointerE
     return m
 
 
+def _cardinality_counted_by_its_own_variable() -> Model:  # "! ERROR: 3 vs 4"
+    m = Model()
+    x, y, z = m.var("x", [-3, -2, -1, 0, 2]), m.var("y", [0, 1, 2]), m.var("z", [-2, 0, 1])
+    m.add(GlobalCardinality([y, z, x], [0], [x]))
+    return m
+
+
 def _maximum_of_one() -> Model:  # 3 solutions, not 1 (once the writer's own slip)
     m = Model()
     x, y = m.var("x", [0, 2]), m.var("y", [-3, 0, 2])
@@ -163,7 +170,8 @@ CASES: dict[str, Callable[[], Model]] = {
         _decided_by_domains, _count_of_no_reachable_variable,
         _channel_over_different_domains, _products_with_negative_factors,
         _minimum_out_of_reach, _minimum_equal_to_one_of_its_own, _floor_division_of_itself,
-        _counts_ace_stops_on, _cardinalities_of_values_out_of_reach, _maximum_of_one,
+        _counts_ace_stops_on, _cardinalities_of_values_out_of_reach,
+        _cardinality_counted_by_its_own_variable, _maximum_of_one,
         _table_allowing_nothing, _tree_repeating_a_variable)}
 
 

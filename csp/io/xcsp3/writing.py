@@ -321,8 +321,14 @@ class _Writer:
             return []
         if truth == "0":
             return self.never()
+        return self._intension(c, truth)
+
+    def _intension(self, c: Constraint, truth: str) -> list[str]:
+        """`c` as the tree `truth`; with `fold`, as the table of its supports
+        where a variable occurs twice in the tree (ACE: "! ERROR: 2 vs 3")
+        and it has few tuples."""
         if self.fold and _repeats(truth, set(self.ids.values())):
-            table = self._decided(c, every=True)  # ACE: "! ERROR: 2 vs 3"
+            table = self._decided(c, every=True)
             if table is not None:
                 return table
         return [f"<intension> {truth} </intension>"]
@@ -422,7 +428,7 @@ class _Writer:
 
     def _cardinality(self, c: GlobalCardinality) -> list[str]:
         if self.fold:  # ACE stops on a value fewer than two variables can take
-            return [f"<intension> {self.truth(c)} </intension>"]
+            return self._intension(c, self.truth(c))
         # XCSP3's occurs are all integers or all variables: one cardinality each
         xs = self.refs(c.variables)
         out = []
@@ -485,7 +491,7 @@ class _Writer:
             least = isinstance(f, Minimum)
             tree = _extremum(least, c.op, [self.id(a) for a in f.args], self.operand(c.right))
             return [] if tree == "1" else self.never() if tree == "0" else \
-                [f"<intension> {tree} </intension>"]
+                self._intension(c, tree)
         if extremum and c.op != "!=":
             tag = "minimum" if isinstance(f, Minimum) else "maximum"
             return [f"<{tag}> <list> {self.refs(f.args)} </list> {condition} </{tag}>"]
