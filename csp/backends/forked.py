@@ -385,16 +385,17 @@ class ForkedSearch(Search):
             if figures.get(name) is not None:
                 setattr(self.stats, name, int(figures[name]))
         if figures.get("time") is not None:
+            # Kept for the end: the solver's own time, its start left out. The
+            # reports in between keep the caller's clock, which never runs
+            # backwards (the child's started later).
             self._child_time = float(figures["time"])
-            self.stats.time = self._child_time
         self.stats.extra.update(figures.get("extra", {}))
 
     def _tick(self) -> None:
         now = time.perf_counter()
         if self.progress is not None and now - self._last_progress >= self.PROGRESS_SECONDS:
             self._last_progress = now
-            if self._child_time is None:
-                self.stats.time = now - self._started
+            self.stats.time = now - self._started
             self.progress(self.stats)
 
     # -- the Search API -----------------------------------------------------------------------
