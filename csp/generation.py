@@ -148,8 +148,8 @@ def generate(kind: Any, size: str | None = None, *, count: int = 1, seed: int | 
                          "intersections and subsets of all-different constraints do not "
                          "arise: only easy and extreme puzzles can be made")
     checked = maker.size(size)
-    if difficulty == "medium":
-        _intersect(kind, maker, checked)
+    if difficulty in ("medium", "hard"):
+        _intersect(kind, maker, checked, difficulty)
     seed = seed_of(seed)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -177,16 +177,23 @@ def generate(kind: Any, size: str | None = None, *, count: int = 1, seed: int | 
             break
 
 
-def _intersect(kind: Any, maker: Maker, size: Any) -> None:
+def _intersect(kind: Any, maker: Maker, size: Any, difficulty: str) -> None:
     """Refuse medium where no two all-different constraints share two cells:
     intersections (locked candidates) never arise there (a Latin square's
-    rows and columns meet in one cell)."""
+    rows and columns meet in one cell); and hard where there is no
+    all-different constraint (subsets, by matching, never arise: a
+    nonogram, a star battle)."""
     from csp.constraints import AllDifferent
 
     answer = maker.solution(size, random.Random(0))
     model = Judge(kind, "auto").model(maker.puzzle(size, answer, []))
     units = [set(c.scope) for c in getattr(model, "constraints", ())
              if isinstance(c, AllDifferent)]
+    if difficulty == "hard":
+        if not units:
+            raise InputError(f"a {kind.name} puzzle has no all-different constraint: subsets "
+                             "(by matching) never arise, no puzzle is hard")
+        return
     if not any(len(a & b) >= 2 for a, b in itertools.combinations(units, 2)):
         raise InputError(f"no two all-different units of a {kind.name} puzzle share two cells: "
                          "intersections never arise, no puzzle is medium")
