@@ -272,7 +272,8 @@ def _repair(size: tuple[int, int], made: Made, other: Mapping[grid.Cell, str],
     offered = []
     for r, c in rng.sample(candidates, len(candidates)):
         mine = regions[r][c]
-        rest = {(i, j) for i in range(n) for j in range(n) if regions[i][j] == mine} - {(r, c)}
+        rest: set[grid.Cell] = {(i, j) for i in range(n) for j in range(n)
+                                if regions[i][j] == mine and (i, j) != (r, c)}
         targets = sorted({regions[i][j] for i, j in _neighbours((r, c), n)} - {mine})
         if not targets or not _connected(rest, n):
             continue
