@@ -189,10 +189,11 @@ def _intersect(kind: Any, maker: Maker, size: Any, difficulty: str) -> None:
     model = Judge(kind, "auto").model(maker.puzzle(size, answer, []))
     units = [set(c.scope) for c in getattr(model, "constraints", ())
              if isinstance(c, AllDifferent)]
+    if not units:
+        raise InputError(f"a {kind.name} puzzle has no all-different constraint: "
+                         f"{'subsets (by matching)' if difficulty == 'hard' else 'intersections'} "
+                         f"never arise, no puzzle is {difficulty}")
     if difficulty == "hard":
-        if not units:
-            raise InputError(f"a {kind.name} puzzle has no all-different constraint: subsets "
-                             "(by matching) never arise, no puzzle is hard")
         return
     if not any(len(a & b) >= 2 for a, b in itertools.combinations(units, 2)):
         raise InputError(f"no two all-different units of a {kind.name} puzzle share two cells: "
