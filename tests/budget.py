@@ -42,6 +42,28 @@ def limit(required: bool) -> float | None:
     return None if required else BUDGET
 
 
+OUTSIDE_SHARE = 8
+"""A random test gives a backend whose solver runs outside the process this
+share of its examples (at least `OUTSIDE_LEAST`): every example is a call
+that starts a solver (ACE's JVM: about a second), and the in-process
+backends already take every example."""
+OUTSIDE_LEAST = 8
+
+
+def examples(backend: str, n: int) -> int:
+    """How many of a random test's `n` examples `backend` takes: all, or a
+    share of them for a backend outside the process (capability `OUTSIDE`).
+
+    >>> examples("bitmask", 150)
+    150
+    """
+    from csp.backends.base import OUTSIDE
+
+    if OUTSIDE not in csp.backends.get(backend).capabilities:
+        return n
+    return min(n, max(OUTSIDE_LEAST, n // OUTSIDE_SHARE))
+
+
 def finished(status: csp.Status | None) -> bool:
     """Whether a run under such a limit ended other than by its time limit."""
     return status is not csp.Status.TIME_LIMIT

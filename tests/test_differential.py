@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("hypothesis")
 
-from budget import witnesses
+from budget import examples, witnesses
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -142,4 +142,6 @@ def test_random_exact_covers_with_colour_flags(runslow: bool, csp_backend: str) 
         found = sorted(decode(s) for s in solutions(m, backend=csp_backend))
         assert found == expected, (csp_backend, xc.to_text())
 
-    given(exact_covers())(_settings(runslow)(check))()
+    chosen = _settings(runslow)
+    given(exact_covers())(settings(chosen, max_examples=examples(csp_backend, chosen.max_examples))
+                          (check))()

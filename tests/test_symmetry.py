@@ -11,6 +11,7 @@ import itertools
 import json
 
 import pytest
+from budget import examples
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -310,15 +311,34 @@ def brute_exact_cover(xc):
             for s in itertools.combinations(range(xc.n_options), r) if not xc.check(s)]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = 40
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.function_scoped_fixture])
+
+
+def test_random_exact_covers_count_orbits_on_each_backend(csp_backend):
+    @settings(SETTINGS, max_examples=examples(csp_backend, EXAMPLES))
+    @given(symmetric_exact_covers())
+    def check(case):
+        xc, generator = case
+        assume(xc.n_options <= 16)  # the brute force tries every subset: 2^16 at most
+        group = sym.Group(xc, [generator])
+        if usable(xc, csp_backend):
+            expected = brute_orbits(brute_exact_cover(xc), group)
+            assert csp.count(xc, csp_backend, up_to_symmetry=group).count == expected
+
+    check()
+
+
+@SETTINGS
 @given(symmetric_exact_covers())
-def test_random_exact_covers_count_orbits(csp_backend, case):
+def test_random_exact_covers_count_orbits(case):
+    # What does not depend on a backend, once (not once per backend).
     xc, generator = case
-    assume(xc.n_options <= 16)  # the brute force tries every subset: 2^16 at most
+    assume(xc.n_options <= 16)
     group = sym.Group(xc, [generator])
     expected = brute_orbits(brute_exact_cover(xc), group)
-    if usable(xc, csp_backend):
-        assert csp.count(xc, csp_backend, up_to_symmetry=group).count == expected
     for depth in (1, 2):
         assert sym.count(xc, group, depth=depth).count == expected
     assert sym.count(xc, group, prune=False).count == expected
@@ -375,14 +395,25 @@ def brute_model(m):
     return [s for s in every if m.is_solution(s)]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_models_count_orbits_on_each_backend(csp_backend):
+    @settings(SETTINGS, max_examples=examples(csp_backend, EXAMPLES))
+    @given(symmetric_models())
+    def check(case):
+        m, generator = case
+        group = sym.Group(m, [generator])
+        if usable(m, csp_backend):
+            expected = brute_orbits(brute_model(m), group)
+            assert csp.count(m, csp_backend, up_to_symmetry=group).count == expected
+
+    check()
+
+
+@SETTINGS
 @given(symmetric_models())
-def test_random_models_count_orbits(csp_backend, case):
+def test_random_models_count_orbits(case):
     m, generator = case
     group = sym.Group(m, [generator])
     expected = brute_orbits(brute_model(m), group)
-    if usable(m, csp_backend):
-        assert csp.count(m, csp_backend, up_to_symmetry=group).count == expected
     assert sym.count(m, group, prune=False).count == expected
     listed = list(csp.solutions(m, up_to_symmetry=group))
     assert len(listed) == expected and all(group.is_canonical(s) for s in listed)

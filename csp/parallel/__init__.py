@@ -46,6 +46,10 @@ from csp.result import Result, Stats
 TASKS_PER_WORKER = 32
 """Subproblems per worker in the first cut; large ones are cut further as they run."""
 
+OUTSIDE_TASKS_PER_WORKER = 4
+"""The same for a backend whose solver runs outside the process: each
+subproblem pays the solver's start, and none is cut further."""
+
 CONNECT_SECONDS = 5
 """How long to try to reach a Dask scheduler before saying it cannot be reached."""
 
@@ -150,7 +154,8 @@ def _count(problem: Any, backend: str | Backend, workers: int, executor: Any,
             state.done
         journal = Journal.resume(path)
     else:
-        keys = splitter.first(workers * TASKS_PER_WORKER)
+        keys = splitter.first(workers * (OUTSIDE_TASKS_PER_WORKER if splitter.outside
+                                           else TASKS_PER_WORKER))
         if checkpoint is not None:
             journal = Journal.start(Path(checkpoint), splitter.fingerprint(), plan.name,
                                     splitter.kind, keys)

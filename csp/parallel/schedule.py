@@ -7,6 +7,8 @@ child, and after `budget` seconds hands the children it has not started back
 to the queue: a subtree that turns out large is shared out while the others
 run, so that no worker sits idle at the end. Every finished piece is written
 to the checkpoint (if any) as it comes back.
+A backend whose solver runs outside the process (`OUTSIDE`) is
+not cut deeper than the first cut: each call pays the solver's start.
 """
 
 from __future__ import annotations
@@ -126,14 +128,15 @@ def run(splitter: Splitter, keys: list[Key], tally: Tally, *, workers: int, exec
     own = executor is None
     if own or isinstance(executor, ProcessPoolExecutor):
         check_picklable(splitter)
+    budget = sharing_budget(splitter)
     # The problem travels once per worker, not once per subproblem: the local
     # pool gets it when a worker starts, a Dask cluster as a scattered object.
     if own:
         executor = local_pool(workers, splitter)
-        submit = lambda key: executor.submit(work_here, key, BUDGET, deadline)  # noqa: E731
+        submit = lambda key: executor.submit(work_here, key, budget, deadline)  # noqa: E731
     else:
         shared = _scattered(executor, splitter)
-        submit = lambda key: executor.submit(work, shared, key, BUDGET, deadline)  # noqa: E731
+        submit = lambda key: executor.submit(work, shared, key, budget, deadline)  # noqa: E731
     flying: dict[Any, Key] = {}
     try:
         while (queue or flying) and tally.status is Status.COMPLETE:
@@ -159,6 +162,16 @@ def run(splitter: Splitter, keys: list[Key], tally: Tally, *, workers: int, exec
         if own:
             stop_workers(executor)
             executor.shutdown(wait=False, cancel_futures=True)
+
+
+def sharing_budget(splitter: Splitter) -> float | None:
+    """`BUDGET`, or None (each subproblem counted whole) for a backend whose
+    solver runs outside the process: a call there often costs more than
+    `BUDGET` in start-up alone, so a worker would count one child per
+    subproblem and hand the rest back, and the tree would be cut down to
+    leaves that each cost only a start (8-queens on ACE: minutes, not
+    seconds)."""
+    return None if splitter.outside else BUDGET
 
 
 def _finished(futures: list[Any]) -> list[Any]:

@@ -23,7 +23,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from csp import dispatch
-from csp.backends.base import Backend
+from csp.backends.base import OUTSIDE, Backend
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.result import Result
@@ -71,6 +71,13 @@ class Splitter:
     @property
     def backend(self) -> Backend:
         return self.plan.backend
+
+    @property
+    def outside(self) -> bool:
+        """Whether the backend's solver runs outside the process (`OUTSIDE`):
+        each subproblem then pays the solver's start (a JVM takes about a
+        second), so the tree is cut into few pieces and never deeper."""
+        return OUTSIDE in self.backend.capabilities
 
     def first(self, target: int) -> list[Key]:
         """At least `target` keys (where the tree allows) partitioning the tree."""
