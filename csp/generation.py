@@ -200,6 +200,26 @@ def _intersect(kind: Any, maker: Maker, size: Any, difficulty: str) -> None:
                          "intersections never arise, no puzzle is medium")
 
 
+def sides(text: str | None, default: tuple[int, int], least: int, most: int, kind: str
+          ) -> tuple[int, int]:
+    """A `--size` of `N` (N x N) or `WxH` read, each side `least` to `most`
+    (else an `InputError` naming the kind); None: `default`.
+
+    >>> sides("7x5", (8, 8), 2, 40, "shikaku"), sides(None, (8, 8), 2, 40, "shikaku")
+    ((7, 5), (8, 8))
+    """
+    from csp.problems._numbers import natural
+
+    if text is None:
+        return default
+    width, x, height = text.lower().partition("x")
+    found = (natural(width.strip(), "--size"), natural((height if x else width).strip(),
+                                                       "--size"))
+    if not all(least <= side <= most for side in found):
+        raise InputError(f"--size {text}: a {kind} to make is {least} to {most} cells a side")
+    return found
+
+
 def seed_of(seed: int | str | None) -> int | str:
     """The seed itself, or a random one for None (from the system's entropy)."""
     return int.from_bytes(os.urandom(4), "big") if seed is None else seed
@@ -655,5 +675,5 @@ def random_walls(n: int, rng: random.Random, largest: int,
 
 
 __all__ = ["Judge", "Made", "Maker", "Unreachable", "cages", "edges", "generate", "latin_moves",
-           "makers", "random_walls", "seed_of", "shuffled", "square", "sudoku_moves",
+           "makers", "random_walls", "seed_of", "sides", "shuffled", "square", "sudoku_moves",
            "completions"]

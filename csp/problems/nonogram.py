@@ -230,14 +230,7 @@ MAKE_MAX = 40
 
 def _make_size(text: str | None) -> tuple[int, int]:
     """`--size N` (N x N) or `WxH`."""
-    if text is None:
-        return 10, 10
-    width, x, height = text.lower().partition("x")
-    sides = (natural(width.strip(), "--size"), natural((height if x else width).strip(),
-                                                       "--size"))
-    if not all(2 <= side <= MAKE_MAX for side in sides):
-        raise InputError(f"--size {text}: a nonogram to make is 2 to {MAKE_MAX} cells a side")
-    return sides
+    return generation.sides(text, (10, 10), 2, MAKE_MAX, "nonogram")
 
 
 def runs(line: str) -> Clue:
