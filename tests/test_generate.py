@@ -71,6 +71,7 @@ def test_sudoku_at_each_difficulty(difficulty):
     ("kenken", "4", None), ("kenken", "5", "hard"),
     ("kakuro", "5", None), ("shikaku", "6", None), ("shikaku", "9x7", "extreme"),
     ("nonogram", "6", None), ("nonogram", "7x5", "easy"), ("starbattle", "6", None),
+    ("skyscrapers", "4", None),
 ])
 def test_every_kind_that_generates(name, size, difficulty):
     kind = problems.get(name)
@@ -131,7 +132,8 @@ def test_a_search_counts_to_its_limit_without_reading_solutions_back():
 
 def test_the_kinds_that_generate():
     assert set(generation.makers()) == {"sudoku", "latin", "futoshiki", "killer", "kenken",
-                                        "kakuro", "shikaku", "nonogram", "starbattle"}
+                                        "kakuro", "shikaku", "nonogram", "starbattle",
+                                        "skyscrapers"}
 
 
 def test_small_sudokus_are_drawn_uniformly():
@@ -163,10 +165,12 @@ def test_multi_line_puzzles_are_separated_and_read_back(capsys):
     assert len([p for p in problems.read(problems.get("latin"), out)]) == 3
 
 
-@pytest.mark.parametrize("name, size", [("nonogram", "5"), ("starbattle", "5")])
+@pytest.mark.parametrize("name, size", [("nonogram", "5"), ("starbattle", "5"),
+                                        ("skyscrapers", "4")])
 def test_several_puzzles_of_a_file_format_read_back_as_that_file(capsys, name, size):
     """Nonograms are written as a .nonpack (each closed by `====`), star
-    battles as janko.at's blocks; `csp solve` reads them all back, each unique."""
+    battles and skyscrapers as janko.at's blocks; `csp solve` reads them all
+    back, each unique."""
     assert main(["generate", name, "--size", size, "--count", "2", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     kind = problems.get(name)
@@ -198,6 +202,7 @@ def test_a_kind_that_cannot_generate_names_those_that_can(capsys):
     (["nonogram", "--difficulty", "hard"], "no all-different constraint"),
     (["starbattle", "--size", "8:2"], "9 to 30 cells a side for 2 star(s)"),
     (["starbattle", "--difficulty", "medium"], "no puzzle is medium"),
+    (["skyscrapers", "--size", "10"], "3 to 9"),
 ])
 def test_impossible_requests_are_refused_before_work(capsys, argv, message):
     assert main(["generate", *argv]) == 2
