@@ -200,6 +200,23 @@ def _intersect(kind: Any, maker: Maker, size: Any, difficulty: str) -> None:
                          "intersections never arise, no puzzle is medium")
 
 
+def width(text: str | None, default: int, least: int, most: int, kind: str) -> int:
+    """A `--size` of `n` (an n x n grid) read, `least` to `most` (else an
+    `InputError` naming the kind); None: `default`.
+
+    >>> width("7", 6, 2, 64, "Latin square")
+    7
+    """
+    from csp.problems._numbers import natural
+
+    if text is None:
+        return default
+    n = natural(text.strip(), "--size")
+    if not least <= n <= most:
+        raise InputError(f"--size {n}: a {kind} to make is {least} to {most} wide")
+    return n
+
+
 def sides(text: str | None, default: tuple[int, int], least: int, most: int, kind: str
           ) -> tuple[int, int]:
     """A `--size` of `N` (N x N) or `WxH` read, each side `least` to `most`
@@ -675,5 +692,5 @@ def random_walls(n: int, rng: random.Random, largest: int,
 
 
 __all__ = ["Judge", "Made", "Maker", "Unreachable", "cages", "edges", "generate", "latin_moves",
-           "makers", "random_walls", "seed_of", "sides", "shuffled", "square", "sudoku_moves",
-           "completions"]
+           "makers", "random_walls", "seed_of", "sides", "width", "shuffled", "square",
+           "sudoku_moves", "completions"]

@@ -46,7 +46,6 @@ from csp.expressions import Maximum
 from csp.model import Model, Variable
 from csp.problems import every
 from csp.problems._janko import Block, blocks
-from csp.problems._numbers import natural
 from csp.problems.kind import Kind
 from csp.problems.pictures import Board
 
@@ -209,12 +208,7 @@ MAKE_MAX = 9
 
 
 def _make_size(text: str | None) -> int:
-    if text is None:
-        return 5
-    n = natural(text.strip(), "--size")
-    if not 3 <= n <= MAKE_MAX:
-        raise InputError(f"--size {n}: a skyscrapers grid to make is 3 to {MAKE_MAX} wide")
-    return n
+    return generation.width(text, 5, 3, MAKE_MAX, "skyscrapers grid")
 
 
 def _make_solution(n: int, rng: random.Random) -> Answer:
