@@ -40,7 +40,8 @@ from csp.bench.measure import spearman
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("CSP_DATA", ROOT / "tests" / "data"))
-KINDS = ("sudoku", "latin", "futoshiki", "killer", "kenken", "kakuro", "shikaku")
+KINDS = ("sudoku", "latin", "futoshiki", "killer", "kenken", "kakuro", "shikaku", "nonogram",
+         "starbattle", "skyscrapers")
 
 
 def second_backend() -> str:

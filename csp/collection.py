@@ -42,6 +42,7 @@ from csp.exactcover import ExactCover
 from csp.io.covers import read_cover
 from csp.io.instances import detect, model_of, read_instance
 from csp.io.text import Warn, read_text_file
+from csp.io.text import warn as say
 from csp.model import Model
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -157,8 +158,9 @@ def instances(path: str | os.PathLike[str], kind: str | None = None,
     """The instances at `path`: a file of Knuth's format (or any exact-cover
     format, or an instance of the field: XCSP3, FlatZinc, by its name), a directory of them
     (every file in it and in its subdirectories, in name order, each named by
-    its path from `path`; hidden files and directories, and links to
-    directories, left out), or with `kind`
+    its path from `path`; hidden files and directories, links to
+    directories, and the notes that sit beside instances, `.md` and `.json`
+    files, left out, each of those files said to `warn`), or with `kind`
     every puzzle of a puzzle file of that kind (`csp list` names the kinds),
     declared in `form` (default: the kind's own). Exact covers are read in
     `format` (see `csp.io.covers`); XCSP3 and FlatZinc files by their names
@@ -173,13 +175,23 @@ def instances(path: str | os.PathLike[str], kind: str | None = None,
         raise InputError(f"no such file or directory: {str(root)!r}")
     if root.is_dir():
         files = _files_under(root)
+        notes = [file for file in files if file.suffix.lower() in NOTES]
+        files = [file for file in files if file not in notes]
+        if notes:
+            say(f"left out {len(notes)} file(s) of notes, not instances: "
+                f"{', '.join(str(file.relative_to(root)) for file in notes)}", warn)
         if not files:
-            raise InputError(f"no file in the directory {str(root)!r}")
+            raise InputError(f"no instance file in the directory {str(root)!r}")
         for file in files:
             yield from _file(file, str(file.relative_to(root)), kind, form, format, warn,
                              ignore_objective)
     else:
         yield from _file(root, root.name, kind, form, format, warn, ignore_objective)
+
+
+NOTES = frozenset({".md", ".json"})
+"""The suffixes of the files a directory of instances holds beside them (a
+README, the published counts): no instance is written so."""
 
 
 def _files_under(root: Path) -> list[Path]:

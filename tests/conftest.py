@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: long-running; run with --runslow")
+    # pytest-xdist's workers ignore SIGINT, and an ignored signal is inherited
+    # by every program they start: the tests that press Ctrl-C on a child
+    # would wait for it forever. The worker takes Python's usual handler back.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -261,3 +261,20 @@ def test_csp_backends_virtual_best_against_the_field_solvers(tmp_path: Path) -> 
     for row in rows:  # every backend's count is the one ACE and Choco agreed on
         assert row["count"] == known[Path(row["instance"]).name]["count"], row
     assert f"| {report.OWN} | 2/2 |" in report.markdown(bench)
+
+
+def test_a_refusal_at_the_count_is_a_cannot_and_the_report_is_written(
+        shared_data: Path) -> None:
+    # Issue 24: ganak counts without listing, and the lattice puzzles are
+    # counted by listing their solutions: the refusal came at the count, was
+    # an error without a time, and `csp bench --suite quick` died writing
+    # its report (KeyError: 'time') after 13 minutes of runs.
+    if "ganak" not in backends.available():
+        pytest.skip(backends.missing().get("ganak", "ganak is not available"))
+    from csp.bench import instances
+
+    bench = _run([instances.get("lattice-first2")], ["dlx", "ganak"])
+    rows = {row["solver"]: row for row in runner.summarise(bench.records)}
+    assert rows["ganak"]["status"] == runner.CANNOT and "not list" in rows["ganak"]["note"]
+    assert rows["dlx"]["status"] == runner.OK
+    assert "| ganak | 0/1 |" in report.markdown(bench)

@@ -47,15 +47,19 @@ def test_crosscheck_reads_the_subdirectories(tmp_path: Path,
     (tmp_path / "deeper" / "deepest" / "queens8.xc").write_text(
         (EXAMPLES / "queens8.xc").read_text())
     (tmp_path / ".hidden" / "bad.xc").write_text("not read\n")
+    # the notes beside instances (tests/data/xcsp3 has both) are no instances
+    (tmp_path / "README.md").write_text("# Instances\n\nFrom ...\n")
+    (tmp_path / "deeper" / "counts.json").write_text('{"queens8.xc": 92}\n')
     assert main(["crosscheck", str(tmp_path), "--backends", "dlx,bitmask"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "deeper/deepest/queens8.xc  agree  92 solutions" in out
     assert "tiny.xc  agree" in out and "bad.xc" not in out
     assert out.splitlines()[-1] == "2 instances: 2 agree -> agree"
+    assert "left out 2 file(s) of notes, not instances: README.md, deeper/counts.json" in err
 
 
 def test_crosscheck_of_a_directory_without_files(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "empty").mkdir()
     assert main(["crosscheck", str(tmp_path)]) == 2
-    assert "no file in the directory" in capsys.readouterr().err
+    assert "no instance file in the directory" in capsys.readouterr().err

@@ -157,3 +157,20 @@ def test_a_variable_only_a_zero_coefficient_mentions(csp_backend: str) -> None:
         lone.var("a", [0, 1, 2])
         lone.add(Linear(["a"], [0], op, 0))
         _agrees(lone, csp_backend)
+
+
+def test_a_constraint_over_no_variable_is_a_constant(csp_backend: str) -> None:
+    # seed 2425, instance 783: `Element([3, 3], 1) <= 2` reaches a backend as a
+    # table over no variable, allowing nothing. Gecode took the FlatZinc table
+    # over no variable as true (1 solution, not 0); CP-SAT and Choco crashed
+    # on such tables, and python-constraint failed the one that holds.
+    from csp import Element, Table
+
+    for constant in (lambda: Element([3, 3], 1) <= 2, lambda: Element([3, 3], 1) <= 3,
+                     lambda: Table([], []), lambda: Table([], [()]),
+                     lambda: Table([], [], forbidden=True),
+                     lambda: Table([], [()], forbidden=True)):
+        m = Model()
+        m.var("x", [1, 2])
+        m.add(constant())
+        _agrees(m, csp_backend)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ import csp
 from csp import generation, problems, rating
 from csp.cli import main
 
+DATA = Path(__file__).parent / "data"
 SECOND = "cpsat" if "cpsat" in csp.backends.available() else "dlx"
 
 
@@ -68,6 +70,8 @@ def test_sudoku_at_each_difficulty(difficulty):
     ("killer", "4", None), ("killer", "6", "easy"),
     ("kenken", "4", None), ("kenken", "5", "hard"),
     ("kakuro", "5", None), ("shikaku", "6", None), ("shikaku", "9x7", "extreme"),
+    ("nonogram", "6", None), ("nonogram", "7x5", "easy"), ("starbattle", "6", None),
+    ("skyscrapers", "4", None),
 ])
 def test_every_kind_that_generates(name, size, difficulty):
     kind = problems.get(name)
@@ -81,9 +85,55 @@ def test_every_kind_that_generates(name, size, difficulty):
             assert puzzle.rating.difficulty == difficulty
 
 
+def test_a_blank_compiled_once_judges_as_each_puzzle_declared_anew():
+    """The generator's quick searches (the blank's model compiled once, the
+    givens as domains) agree with each puzzle declared and searched anew:
+    uniqueness, the second solution, and which rung settles it; on puzzles
+    with one solution and with 38 (sudoku9_special.json, counted by
+    enumeration), and on a latin square."""
+    special = json.loads((DATA / "sudoku" / "sudoku9_special.json").read_text())
+    lines = [DATA.joinpath("sudoku", "royle_17clue_sample1000.txt").read_text().split()[0],
+             "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+             special["puzzles"][0]["puzzle"]]
+    made = [("latin", m.puzzle) for m in csp.generate("latin", "6", count=2, seed=1)]
+    sudoku = problems.get("sudoku")
+    puzzles = [("sudoku", p) for line in lines for p in problems.read(sudoku, line)] + made
+    for name, puzzle in puzzles:
+        kind = problems.get(name)
+        quick, slow = generation.Judge(kind, "auto"), generation.Judge(kind, "dlx")
+        assert quick.quick(puzzle) is not None and slow.quick(puzzle) is None
+        model = kind.declare(puzzle, "model")
+        solutions = csp.count(model, SECOND).count
+        assert quick.unique(puzzle) == slow.unique(puzzle) == (solutions == 1)
+        for level in rating.LEVELS[:-1]:
+            assert quick.settles(puzzle, level) == rating.settles(model, level)
+        answer = next(iter(csp.solutions(model, SECOND)))
+        intended = quick.cells(puzzle, kind.decode(puzzle, answer, model))
+        other = quick.other(puzzle, intended)
+        assert (other is None) == (solutions == 1)
+        if other is not None:
+            assert other != intended and other.keys() == intended.keys()
+
+
+def test_a_search_counts_to_its_limit_without_reading_solutions_back():
+    from csp.backends.bitmask import Prepared
+
+    [puzzle] = problems.read(problems.get("sudoku"), json.loads(
+        (DATA / "sudoku" / "sudoku9_special.json").read_text())["puzzles"][0]["puzzle"])
+    kind = problems.get("sudoku")
+    blank = kind.declare_shape(puzzle, "model")
+    prepared = Prepared(blank)
+    givens = kind.givens(puzzle, blank)
+    assert prepared.solutions(givens).count().count == 38
+    limited = prepared.solutions(givens, limit=2).count()
+    assert (limited.count, limited.status) == (2, csp.Status.SOLUTION_LIMIT)
+    assert prepared.solutions({**givens, "r1c1": 0}, limit=2).count().count == 0
+
+
 def test_the_kinds_that_generate():
     assert set(generation.makers()) == {"sudoku", "latin", "futoshiki", "killer", "kenken",
-                                        "kakuro", "shikaku"}
+                                        "kakuro", "shikaku", "nonogram", "starbattle",
+                                        "skyscrapers"}
 
 
 def test_small_sudokus_are_drawn_uniformly():
@@ -115,6 +165,21 @@ def test_multi_line_puzzles_are_separated_and_read_back(capsys):
     assert len([p for p in problems.read(problems.get("latin"), out)]) == 3
 
 
+@pytest.mark.parametrize("name, size", [("nonogram", "5"), ("starbattle", "5"),
+                                        ("skyscrapers", "4")])
+def test_several_puzzles_of_a_file_format_read_back_as_that_file(capsys, name, size):
+    """Nonograms are written as a .nonpack (each closed by `====`), star
+    battles and skyscrapers as janko.at's blocks; `csp solve` reads them all
+    back, each unique."""
+    assert main(["generate", name, "--size", size, "--count", "2", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    kind = problems.get(name)
+    read = problems.read(kind, out)
+    assert len(read) == 2 and not any(isinstance(p, csp.InputError) for p in read)
+    assert [kind.format_puzzle(p) for p in read] == [t + "\n" for t in out.strip().split("\n\n")]
+    assert all(proven_elsewhere(kind, p) for p in read)
+
+
 def test_a_kind_that_cannot_generate_names_those_that_can(capsys):
     assert main(["generate", "queens"]) == 2
     err = capsys.readouterr().err
@@ -133,6 +198,11 @@ def test_a_kind_that_cannot_generate_names_those_that_can(capsys):
     (["shikaku", "--size", "1"], "2 to 40"),
     (["shikaku", "--difficulty", "medium"], "only easy and extreme"),
     (["latin", "--difficulty", "medium"], "intersections never arise, no puzzle is medium"),
+    (["nonogram", "--size", "1"], "2 to 40"),
+    (["nonogram", "--difficulty", "hard"], "no all-different constraint"),
+    (["starbattle", "--size", "8:2"], "9 to 30 cells a side for 2 star(s)"),
+    (["starbattle", "--difficulty", "medium"], "no puzzle is medium"),
+    (["skyscrapers", "--size", "10"], "3 to 9"),
 ])
 def test_impossible_requests_are_refused_before_work(capsys, argv, message):
     assert main(["generate", *argv]) == 2

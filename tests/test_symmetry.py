@@ -317,18 +317,26 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                                            HealthCheck.function_scoped_fixture])
 
 
-def test_random_exact_covers_count_orbits_on_each_backend(csp_backend):
-    @settings(SETTINGS, max_examples=examples(csp_backend, EXAMPLES))
-    @given(symmetric_exact_covers())
+def _orbits_on(backend, cases, brute, small=lambda problem: True):
+    """`backend` counts random symmetric problems up to their symmetry as a
+    brute force does (a backend outside the process takes fewer examples)."""
+    @settings(SETTINGS, max_examples=examples(backend, EXAMPLES))
+    @given(cases)
     def check(case):
-        xc, generator = case
-        assume(xc.n_options <= 16)  # the brute force tries every subset: 2^16 at most
-        group = sym.Group(xc, [generator])
-        if usable(xc, csp_backend):
-            expected = brute_orbits(brute_exact_cover(xc), group)
-            assert csp.count(xc, csp_backend, up_to_symmetry=group).count == expected
+        problem, generator = case
+        assume(small(problem))
+        group = sym.Group(problem, [generator])
+        if usable(problem, backend):
+            expected = brute_orbits(brute(problem), group)
+            assert csp.count(problem, backend, up_to_symmetry=group).count == expected
 
     check()
+
+
+def test_random_exact_covers_count_orbits_on_each_backend(csp_backend):
+    # The brute force tries every subset of options: 2^16 at most.
+    _orbits_on(csp_backend, symmetric_exact_covers(), brute_exact_cover,
+               small=lambda xc: xc.n_options <= 16)
 
 
 @SETTINGS
@@ -396,16 +404,7 @@ def brute_model(m):
 
 
 def test_random_models_count_orbits_on_each_backend(csp_backend):
-    @settings(SETTINGS, max_examples=examples(csp_backend, EXAMPLES))
-    @given(symmetric_models())
-    def check(case):
-        m, generator = case
-        group = sym.Group(m, [generator])
-        if usable(m, csp_backend):
-            expected = brute_orbits(brute_model(m), group)
-            assert csp.count(m, csp_backend, up_to_symmetry=group).count == expected
-
-    check()
+    _orbits_on(csp_backend, symmetric_models(), brute_model)
 
 
 @SETTINGS

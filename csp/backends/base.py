@@ -436,8 +436,16 @@ class SlicedSearch(Search):
             self._finish(Status.INTERRUPTED)
 
     def count(self) -> Result:
-        """Count every remaining solution inside the kernel."""
-        self._run(count_only=True)
+        """Count every remaining solution inside the kernel, up to the
+        search's limit (then found one by one, none read back: a
+        uniqueness check counts to 2 without building a solution)."""
+        if self.limit is None:
+            self._run(count_only=True)
+        while self.status is None:
+            if self._found >= self.limit:  # type: ignore[operator]
+                self._finish(Status.SOLUTION_LIMIT)
+            elif self._run(count_only=False) == FOUND:
+                self._found += 1
         assert self.status is not None
         return Result(self.stats.solutions, self.status, self.stats, self.backend)
 

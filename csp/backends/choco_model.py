@@ -226,6 +226,10 @@ class Builder:
             self._global(c)
 
     def _table(self, c: Table) -> None:
+        if not c.scope:  # a constant: Choco's tables need a variable
+            if not c.holds({}):
+                raise Infeasible
+            return
         sets = [set(self.domains[x]) for x in c.scope]
         rows = [list(t) for t in c.tuples if all(v in s for v, s in zip(t, sets))]
         xs = [self.vars[x] for x in c.scope]

@@ -132,6 +132,10 @@ def _compile_model(m: Model) -> Compiled:
         # A row holding a value no variable can take matches nothing: dropped.
         coded = [[encode(v) for v in t] for t in rows]
         kept: list[list[int]] = [t for t in coded if None not in t]  # type: ignore[misc]
+        if not scope:  # a constant: CP-SAT's tables need a variable
+            if bool(kept) == forbidden:
+                model.add_bool_or([])  # the empty clause: false
+            return
         if forbidden:
             model.add_forbidden_assignments(scope, kept)
         else:

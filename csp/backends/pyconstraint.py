@@ -127,7 +127,8 @@ class _Clock(pc.Constraint):
 def build(m: Model, clock: _Clock | None = None) -> pc.Problem | None:
     """The python-constraint `Problem` of `m`, its variables numbered 0..n-1
     in declaration order (so that any hashable name works); None if some
-    domain is empty (python-constraint refuses empty domains). `clock`, if
+    domain is empty (python-constraint refuses empty domains) or a
+    constraint over no variable is false. `clock`, if
     given, is added last over every variable."""
     names = list(m.variables)
     if any(not m.variables[x].domain for x in names):
@@ -138,6 +139,12 @@ def build(m: Model, clock: _Clock | None = None) -> pc.Problem | None:
         problem.addVariable(i, list(m.variables[x].domain))
     for c in m.constraints:
         scope = [index[x] for x in c.scope]
+        if not scope:
+            # A constant (a table over no variable): python-constraint fails
+            # any constraint over no variable, true or not.
+            if not c.holds({}):
+                return None
+            continue
         if isinstance(c, AllDifferent):
             if len(scope) > 1:
                 problem.addConstraint(pc.AllDifferentConstraint(), scope)

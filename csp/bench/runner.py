@@ -38,6 +38,7 @@ from typing import Any
 
 from csp.bench.instances import Instance
 from csp.bench.solvers import Cannot, Solver
+from csp.errors import Refused
 from csp.exactcover import ExactCover
 
 Log = Callable[[str], None]
@@ -82,8 +83,12 @@ def measure(solver: Solver, instance: Instance, *, repeat: int = 3,
             started = time.perf_counter()
             outcome = solver.count(prepared, time_limit)
             elapsed = time.perf_counter() - started
+        except Refused as why:  # refused before solving (ganak lists no solutions)
+            records.append(dict(record, status=CANNOT, time=None, note=str(why)))
+            break
         except Exception as err:  # noqa: BLE001
-            records.append(dict(record, status=ERROR, note=f"{type(err).__name__}: {err}"))
+            records.append(dict(record, status=ERROR, time=None,
+                                note=f"{type(err).__name__}: {err}"))
             break
         record.update(time=elapsed, count=sum(outcome.counts), search_status=outcome.status,
                       nodes=outcome.nodes, stats=outcome.stats)
@@ -403,7 +408,8 @@ def summarise(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     for (instance, solver), runs in groups.items():
         status = min((r["status"] for r in runs), key=lambda s: rank.get(s, 0))
         warm = [r["time"] for r in runs if r.get("phase") == "warm" and r.get("time") is not None]
-        first = [r["time"] for r in runs if r.get("phase") == "first"]
+        first = [r["time"] for r in runs
+                 if r.get("phase") == "first" and r.get("time") is not None]
         last = runs[-1]
         limit = next((r["parameters"].get("time_limit") for r in runs
                       if isinstance(r.get("parameters"), dict)), None)

@@ -25,7 +25,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="make unique puzzles of a kind, at a difficulty (docs/authors.md)",
         description="Make COUNT puzzles of KIND, each proven unique by a complete count, and "
         "write them in the kind's input format. Kinds that make puzzles: sudoku, latin, "
-        "futoshiki, killer, kenken, kakuro, shikaku (and plug-ins that declare a maker).",
+        "futoshiki, killer, kenken, kakuro, shikaku, nonogram, starbattle, skyscrapers (and "
+        "plug-ins that declare a maker).",
         epilog="examples:\n  csp generate sudoku --count 100 --seed 1\n"
         "  csp generate sudoku --size 2x3 --difficulty hard\n"
         "  csp generate killer --size 6 --count 3 --svg pictures/",
@@ -34,8 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("kind", metavar="KIND")
     parser.add_argument("--size", metavar="SIZE",
                         help="the puzzle's size: sudoku N or RxC boxes, latin/futoshiki/killer/"
-                        "kenken n, kakuro N or RxC, shikaku N or WxH (each kind's default "
-                        "otherwise: csp list)")
+                        "kenken/skyscrapers n, kakuro N or RxC, shikaku/nonogram N or WxH, "
+                        "starbattle N or N:K (K stars) (each kind's default otherwise: csp list)")
     parser.add_argument("--count", type=positive_int, default=1, metavar="N",
                         help="how many puzzles (default 1), all different")
     parser.add_argument("--seed", metavar="S",

@@ -43,7 +43,6 @@ from csp.errors import InputError
 from csp.exactcover import ExactCover
 from csp.model import Model
 from csp.problems import every, paragraphs
-from csp.problems._numbers import natural
 from csp.problems.kind import Kind
 from csp.problems.pictures import Board
 from csp.problems.sizes import inline
@@ -235,12 +234,7 @@ random isotopy."""
 
 
 def _make_size(text: str | None) -> int:
-    if text is None:
-        return 6
-    n = natural(text.strip(), "--size")
-    if not 2 <= n <= MAKE_MAX:
-        raise InputError(f"--size {n}: a Latin square to make is 2 to {MAKE_MAX} wide")
-    return n
+    return generation.width(text, 6, 2, MAKE_MAX, "Latin square")
 
 
 @functools.lru_cache(maxsize=8)

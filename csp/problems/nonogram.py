@@ -41,11 +41,12 @@ state i means that the first i symbols of `1^a 0 1^b 0 ...` were read).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.errors import InputError
 from csp.global_constraints import Regular
 from csp.model import Model
@@ -199,5 +200,86 @@ def draw(puzzle: Nonogram, answer: Answer | None = None, marks: Collection[grid.
     return str(board)
 
 
+def cells(puzzle: Nonogram, answer: Sequence[str]) -> dict[grid.Cell, str]:
+    """`#` or `.` for every cell."""
+    return {(r, c): x for r, row in enumerate(answer) for c, x in enumerate(row)}
+
+
+def format_puzzle(puzzle: Nonogram) -> str:
+    """The puzzle in the .non format, closed by a `====` line so that several
+    written one after another read back as a bundle."""
+    def clue(runs: Clue) -> str:
+        return ",".join(map(str, runs)) or "0"
+
+    return "\n".join([f"width {len(puzzle.columns)}", f"height {len(puzzle.rows)}", "rows",
+                      *map(clue, puzzle.rows), "columns", *map(clue, puzzle.columns),
+                      "===="]) + "\n"
+
+
+# -- making puzzles (csp.generation) ------------------------------------------------------
+# A random picture (each cell filled with chance FILLED); its runs are the
+# clues, all needed, so that a picture with another solution is repaired:
+# a cell where the two differ is flipped, the flip that leaves fewest
+# solutions kept.
+
+FILLED = 0.55
+"""The chance that a cell of a random picture is filled: denser pictures
+are more often unique."""
+MAKE_MAX = 40
+
+
+def _make_size(text: str | None) -> tuple[int, int]:
+    """`--size N` (N x N) or `WxH`."""
+    return generation.sides(text, (10, 10), 2, MAKE_MAX, "nonogram")
+
+
+def runs(line: str) -> Clue:
+    """The runs of `#` in a row of the picture.
+
+    >>> runs("##..#.###")
+    (2, 1, 3)
+    """
+    return tuple(len(run) for run in line.split(".") if run)
+
+
+def _make_solution(size: tuple[int, int], rng: random.Random) -> Answer:
+    width, height = size
+    return tuple("".join("#" if rng.random() < FILLED else "." for _ in range(width))
+                 for _ in range(height))
+
+
+def _make_puzzle(size: tuple[int, int], answer: Answer, clues: object = ()) -> Nonogram:
+    columns = ["".join(row[c] for row in answer) for c in range(size[0])]
+    return Nonogram(tuple(map(runs, answer)), tuple(map(runs, columns)))
+
+
+def _repair(size: tuple[int, int], answer: Answer, other: Mapping[grid.Cell, str],
+            rng: random.Random) -> list[Answer]:
+    """Pictures that each flip one cell where another solution differs."""
+    mine = cells(_make_puzzle(size, answer), answer)
+    apart = sorted(cell for cell in mine if other.get(cell) != mine[cell])
+    offered = []
+    for r, c in rng.sample(apart, min(len(apart), TRIES)):
+        row = answer[r]
+        flipped = row[:c] + ("." if row[c] == "#" else "#") + row[c + 1:]
+        offered.append(answer[:r] + (flipped,) + answer[r + 1:])
+    return offered
+
+
+TRIES = 6
+"""The repairs offered at a time."""
+
+
+MAKER = generation.Maker(
+    sizes=f"N (N x N) or WxH (2 to {MAKE_MAX}); default 10",
+    size=_make_size, solution=_make_solution, clues=lambda size, answer: [],
+    puzzle=_make_puzzle, repair=_repair,
+    uniformity=f"each cell filled with chance {FILLED}, then cells flipped where another "
+               "solution differs, the flip that leaves fewest solutions kept: not uniform over "
+               "unique nonograms",
+)
+
+
 KIND = Kind(name="nonogram", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS, draw=draw)
+            decode=decode, format=format, forms=FORMS, draw=draw, cells=cells,
+            format_puzzle=format_puzzle, maker=MAKER)

@@ -321,14 +321,7 @@ Made = tuple[tuple[Rectangle, ...], tuple[Cell, ...]]  # the rectangles and thei
 
 def _make_size(text: str | None) -> tuple[int, int]:
     """`--size N` (N x N) or `WxH`."""
-    if text is None:
-        return 8, 8
-    width, x, height = text.lower().partition("x")
-    sides = (natural(width.strip(), "--size"), natural((height if x else width).strip(),
-                                                       "--size"))
-    if not all(2 <= side <= MAKE_MAX for side in sides):
-        raise InputError(f"--size {text}: a shikaku to make is 2 to {MAKE_MAX} cells a side")
-    return sides
+    return generation.sides(text, (8, 8), 2, MAKE_MAX, "shikaku")
 
 
 def _make_solution(size: tuple[int, int], rng: random.Random) -> Made:

@@ -34,11 +34,12 @@ functions of the heights: counts are those of the grids.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+import random
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from csp import grid
+from csp import generation, grid
 from csp.constraints import AllDifferent, Sum
 from csp.errors import InputError
 from csp.expressions import Maximum
@@ -170,5 +171,76 @@ def draw(puzzle: Skyscrapers, answer: Answer | None = None,
     return str(board)
 
 
+def cells(puzzle: Skyscrapers, answer: Answer) -> dict[grid.Cell, int]:
+    """The height of every cell."""
+    return {(r, c): h for r, row in enumerate(answer) for c, h in enumerate(row)}
+
+
+def format_puzzle(puzzle: Skyscrapers) -> str:
+    """The puzzle in its input format (the givens' lines only if any is given)."""
+    n = puzzle.n
+    lines = [" ".join(str(h) if h else "-" for h in clues) for clues in puzzle.clues]
+    if any(puzzle.givens):
+        lines += [" ".join(str(h) if h else "-" for h in puzzle.givens[r * n:(r + 1) * n])
+                  for r in range(n)]
+    return "\n".join([f"{n} {n}", *lines]) + "\n"
+
+
+def seen(towers: Sequence[int]) -> int:
+    """How many of the towers one sees, looking from the first.
+
+    >>> seen([2, 1, 3, 5, 4])
+    3
+    """
+    tallest, count = 0, 0
+    for height in towers:
+        if height > tallest:
+            tallest, count = height, count + 1
+    return count
+
+
+# -- making puzzles (csp.generation) ------------------------------------------------------
+# A random Latin square (csp.problems.latin); its clues are those outside the
+# grid only, every side's: the shared search adds and takes them away. A
+# square whose 4n clues leave it ambiguous is dropped for another.
+
+MAKE_MAX = 9
+
+
+def _make_size(text: str | None) -> int:
+    return generation.width(text, 5, 3, MAKE_MAX, "skyscrapers grid")
+
+
+def _make_solution(n: int, rng: random.Random) -> Answer:
+    from csp.problems.latin import random_square
+
+    return random_square(n, rng)
+
+
+Clue = tuple[tuple[str, int, int], int]
+"""A clue outside the grid: ((side, k, n), the towers seen from there)."""
+
+
+def _clues(n: int, answer: Answer) -> list[Clue]:
+    """Every clue outside the grid, in `SIDES`' order."""
+    return [((side, k, n), seen([answer[r][c] for r, c in line]))
+            for side, lines in sight_lines(n).items() for k, line in enumerate(lines)]
+
+
+def _make_puzzle(n: int, answer: Answer, clues: Sequence[Clue]) -> Skyscrapers:
+    given = dict(clues)
+    return Skyscrapers(n, tuple(tuple(given.get((side, k, n), 0) for k in range(n))
+                                for side in SIDES), (0,) * (n * n))
+
+
+MAKER = generation.Maker(
+    sizes=f"n, an n x n grid (3 to {MAKE_MAX}); default 5",
+    size=_make_size, solution=_make_solution, clues=_clues, puzzle=_make_puzzle,
+    where=lambda clue: sight_lines(clue[0][2])[clue[0][0]][clue[0][1]],
+    uniformity="the Latin squares of csp.problems.latin (exactly uniform up to 5x5)",
+)
+
+
 KIND = Kind(name="skyscrapers", description=DESCRIPTION, parse=puzzles, declare=declare,
-            decode=decode, format=format, forms=FORMS, draw=draw)
+            decode=decode, format=format, forms=FORMS, draw=draw, cells=cells,
+            format_puzzle=format_puzzle, maker=MAKER)

@@ -51,12 +51,15 @@ class BitmaskSearch(SlicedSearch):
     backend = "bitmask"
 
     def __init__(self, problem: Model, options: kernel.Options = kernel.DEFAULT_OPTIONS,
+                 compiled: Compiled | None = None, state: kernel.State | None = None,
                  **limits) -> None:
+        """`compiled` and `state`: the problem already compiled, and a fresh
+        state of its own to search from (`Prepared`)."""
         super().__init__(**limits)
         self.problem = problem
-        self.compiled: Compiled = compile_model(problem)
+        self.compiled: Compiled = compile_model(problem) if compiled is None else compiled
         self.arrays = self.compiled.problem  # grows by the nogoods of restarts
-        self.state = kernel.new_state(self.arrays, options)
+        self.state = kernel.new_state(self.arrays, options) if state is None else state
         self.cutoff = options.restarts
         if not self.compiled.feasible:
             self.state.st[layout.PHASE] = layout.PHASE_DONE
@@ -225,6 +228,57 @@ class BitmaskBackend:
                                nodes=int(out[:done, family.OUT_NODES].sum())))
 
 
+class Prepared:
+    """A model compiled once and searched many times, each time with some of
+    its domains cut: a blank grid and each puzzle's givens, as a generator
+    checks thousands of puzzles of one shape (`csp.generation`). A search
+    here finds what one over `csp.family.with_givens(model, fixed)` finds,
+    without compiling again (for a one-value cut, the layout is the same:
+    `compile._layout`).
+
+    >>> from csp import AllDifferent, Model
+    >>> m = Model()
+    >>> xs = [m.var(f"x{i}", range(1, 4)) for i in range(3)]
+    >>> _ = m.add(AllDifferent(xs))
+    >>> blank = Prepared(m)
+    >>> blank.solutions({"x0": 2}, limit=5).count().count, blank.solutions({}).count().count
+    (2, 6)
+    """
+
+    def __init__(self, model: Model, backend: BitmaskBackend | None = None) -> None:
+        self.model = model
+        self.options = (backend or BitmaskBackend()).options
+        self.compiled = compile_model(model)
+        # Each variable's index and the bit of each of its values.
+        self.bits = {name: (x, {v: _mask({v: k}, [v]) for k, v in enumerate(values)})
+                     for x, (name, values) in enumerate(zip(self.compiled.names,
+                                                            self.compiled.values))}
+        self.fresh: dict[kernel.Options, kernel.State] = {}
+
+    def solutions(self, fixed: Mapping[object, int | Sequence[int]], *,
+                  backend: BitmaskBackend | None = None, limit: int | None = None,
+                  time_limit: float | None = None) -> BitmaskSearch:
+        """A search of the model with each variable of `fixed` cut to its
+        value (or values), with `backend`'s techniques (None: those given
+        when prepared)."""
+        options = self.options if backend is None else backend.options
+        if options not in self.fresh:
+            self.fresh[options] = kernel.new_state(self.compiled.problem, options)
+        state = kernel.State(*(array.copy() for array in self.fresh[options]))
+        dom = state.dom
+        for name, values in fixed.items():
+            x, bit = self.bits[name]
+            if isinstance(values, (int, np.integer)):
+                dom[x] &= bit.get(values, 0)  # a value outside the domain: no bit
+            else:
+                mask = 0
+                for v in values:
+                    mask |= bit.get(v, 0)
+                dom[x] &= mask
+        return BitmaskSearch(self.model, options, self.compiled, state, limit=limit,
+                             time_limit=time_limit)
+
+
 BATCH_BUDGET = 1 << 16
 """Decisions per call of the family kernel (a decision may cost a propagation
 of every constraint): Ctrl-C and progress are served while a collection is solved."""
@@ -252,4 +306,4 @@ def _family_result(compiled: Compiled, out: np.ndarray, found: np.ndarray, count
                   "bitmask", solution)
 
 
-__all__ = ["MAX_VALUES", "PAUSED", "BitmaskBackend", "BitmaskSearch"]
+__all__ = ["MAX_VALUES", "PAUSED", "BitmaskBackend", "BitmaskSearch", "Prepared"]

@@ -209,6 +209,12 @@ class _Writer:
                 self.post("bool_clause", _array(literals), "[]")
             return
         rows = c.allowed(domains) if c.forbidden else c.tuples
+        if not c.scope:
+            # A constant (a constraint over fixed values, tabled): Gecode
+            # takes a table over no variable as true, allowing nothing or not.
+            if not rows:
+                self.post("bool_eq", "true", "false")
+            return
         flat = [str(x) for row in rows for x in row]
         self.post(self.dialect["table"], _array(self.id(v) for v in c.scope), _array(flat))
 

@@ -30,6 +30,7 @@ writing them is an `InputError`.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -68,6 +69,11 @@ from csp.model import Model
 
 IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 CELL = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)((?:\[\d+\])+)$")
+FOLD_TUPLES = 256
+"""`format(fold=True)` tries every tuple of a constraint over two variables
+or more where there are at most this many."""
+FOLD_VALUES = 4096
+"""... and every value of a constraint over one variable, up to this many."""
 OPS = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
 
@@ -89,12 +95,38 @@ def names(model: Model) -> dict[Hashable, str]:
     return out
 
 
-def format(model: Model, *, common_domains: bool = False) -> str:
+def format(model: Model, *, common_domains: bool = False, fold: bool = False) -> str:
     """The XCSP3 text of `model`. With `common_domains`, the variables that
-    all-different constraints link are declared over the union of their
-    domains, each one's own domain kept by a unary table: ACE 2.6 fails on
-    an all-different over different domains (an index out of bounds in the
-    tables it makes of it: "ERROR" and no answer)."""
+    all-different constraints (or either side of a channel) link are
+    declared over the union of their domains, each one's own domain kept by
+    a unary table: ACE 2.6 fails on an all-different over different domains
+    (an index out of bounds in the tables it makes of it: "ERROR" and no
+    answer), and on a channel's ("pb with" the element constraints it
+    makes).
+
+    With `fold`, the degenerate constraints are written in forms ACE 2.6
+    takes, each exactly, found by trying every tuple of the constraint's
+    variables where there are few (`FOLD_TUPLES`, `FOLD_VALUES` for one
+    free variable): one that the domains decide (no tuple satisfies it, or
+    every one does) as that constant; one with a single free variable (of
+    more than one value), or with a fixed one in its scope, as the table of
+    its free variables' values that satisfy it. ACE stops on such forms ("a
+    constraint with only conflicts", a lex of a list with itself, an
+    all-equal of one variable, "pb with" a channel or a division with a
+    fixed operand). Also with `fold`, a `Count` leaves out the variables that
+    cannot take its value (ACE stops on a count of none), counts and
+    cardinalities are trees (ACE stops on a count of one variable, of a
+    variable's value, with (ne, 0), or on a cardinality of a value fewer
+    than two variables can take), and a product
+    `x * y` is written `mul(x,y,1)`: ACE 2.6 counts `x * y >= k` wrong where
+    a factor may be negative (4 solutions of `ge(mul(a,b),-3)` over a in
+    {3, 4} and b in {-2, -1}, where 1 holds) and stops on `x * y == k` and
+    on `x * y >= z`; it reads the product of three as it is. And a lex
+    leaves out the places where a variable meets itself, a comparison of a
+    minimum or maximum is written as comparisons of its variables
+    (`_extremum`), a table that allows nothing is the constant, and a tree
+    in which a variable occurs twice (ACE: "! ERROR: 2 vs 3") is the table
+    of its supports where it has few tuples (bench/RESULTS.md, issue 24)."""
     ids = names(model)
     widened = _common_domains(model) if common_domains else {}
     lines = ['<instance format="XCSP3" type="CSP">', "  <variables>"]
@@ -103,7 +135,7 @@ def format(model: Model, *, common_domains: bool = False) -> str:
     lines += [f"    <extension> <list> {ids[name]} </list> <supports> "
               f"{domain_text(model.variables[name].domain)} </supports> </extension>"
               for name in widened]
-    writer = _Writer(model, ids)
+    writer = _Writer(model, ids, fold=fold)
     for constraint in model.constraints:
         lines += ["    " + text for text in writer.constraint(constraint)]
     lines += ["  </constraints>", "</instance>", ""]
@@ -111,10 +143,10 @@ def format(model: Model, *, common_domains: bool = False) -> str:
 
 
 def write(model: Model, path: str | os.PathLike[str], *,
-          common_domains: bool = False) -> dict[Hashable, str]:
+          common_domains: bool = False, fold: bool = False) -> dict[Hashable, str]:
     """Write `model` to `path` as XCSP3 (`format`); return the id of each
     variable."""
-    text = format(model, common_domains=common_domains)
+    text = format(model, common_domains=common_domains, fold=fold)
     with open(path, "w", encoding="utf-8") as out:
         out.write(text)
     return names(model)
@@ -122,7 +154,7 @@ def write(model: Model, path: str | os.PathLike[str], *,
 
 def _common_domains(model: Model) -> dict[Hashable, tuple[int, ...]]:
     """Variable -> the union of the domains of the variables all-different
-    constraints link it to (transitively), where that differs from its own."""
+    constraints (and channels' sides) link it to (transitively), where that differs from its own."""
     parent: dict[Hashable, Hashable] = {}
 
     def root(x: Hashable) -> Hashable:
@@ -130,13 +162,15 @@ def _common_domains(model: Model) -> dict[Hashable, tuple[int, ...]]:
             x = parent[x]
         return x
 
-    for c in model.constraints:
-        if isinstance(c, (AllDifferent, AllDifferentExcept)):
-            names_ = [x.name if isinstance(x, Term) else x for x in c.scope]
-            for name in names_:
-                parent.setdefault(name, name)
-            for name in names_[1:]:
-                parent[root(name)] = root(names_[0])
+    lists: list[Sequence[Hashable]] = [c.scope for c in model.constraints
+                                       if isinstance(c, (AllDifferent, AllDifferentExcept))]
+    lists += [xs for c in model.constraints if isinstance(c, Inverse) for xs in (c.f, c.g)]
+    for scope in lists:
+        names_ = [x.name if isinstance(x, Term) else x for x in scope]
+        for name in names_:
+            parent.setdefault(name, name)
+        for name in names_[1:]:
+            parent[root(name)] = root(names_[0])
     groups: dict[Hashable, set[int]] = {}
     for name in parent:
         groups.setdefault(root(name), set()).update(model.variables[name].domain)
@@ -253,9 +287,10 @@ def _product(values: Iterable[int]) -> int:
 class _Writer:
     """Constraints as XCSP3 elements, and expressions as its trees."""
 
-    def __init__(self, model: Model, ids: dict[Hashable, str]) -> None:
+    def __init__(self, model: Model, ids: dict[Hashable, str], *, fold: bool = False) -> None:
         self.model = model
         self.ids = ids
+        self.fold = fold
 
     def id(self, v: Any) -> str:
         name = v.name if isinstance(v, Term) else v
@@ -268,7 +303,11 @@ class _Writer:
 
     def constraint(self, c: Constraint) -> list[str]:
         if not c.scope:  # a constant (an empty all-different, sum, ...): ACE stops on it
-            return [] if c.holds({}) else self.constraint(Or([]))
+            return [] if c.holds({}) else self.never()
+        if self.fold:
+            decided = self._decided(c)
+            if decided is not None:
+                return decided
         for kind, write in self._globals():
             if isinstance(c, kind):
                 return write(c)
@@ -280,13 +319,53 @@ class _Writer:
         truth = self.truth(c)
         if truth == "1":  # an empty And, say: it always holds
             return []
-        if truth == "0" and self.model.variables:
-            # An empty Or: it never holds. ACE stops on a constant, or on a
-            # comparison it tables with no support ("Constraint with only
-            # conflicts"); an equation with no solution it reads as it is.
-            v = self.id(next(iter(self.model.variables)))
-            truth = f"eq({v},add({v},1))"
+        if truth == "0":
+            return self.never()
+        return self._intension(c, truth)
+
+    def _intension(self, c: Constraint, truth: str) -> list[str]:
+        """`c` as the tree `truth`; with `fold`, as the table of its supports
+        where a variable occurs twice in the tree (ACE: "! ERROR: 2 vs 3")
+        and it has few tuples."""
+        if self.fold and _repeats(truth, set(self.ids.values())):
+            table = self._decided(c, every=True)
+            if table is not None:
+                return table
         return [f"<intension> {truth} </intension>"]
+
+    def never(self) -> list[str]:
+        """A constraint that never holds. ACE stops on a constant, or on a
+        comparison it tables with no support ("Constraint with only
+        conflicts"); an equation with no solution it reads as it is."""
+        if not self.model.variables:
+            return ["<intension> 0 </intension>"]
+        v = self.id(next(iter(self.model.variables)))
+        return [f"<intension> eq({v},add({v},1)) </intension>"]
+
+    def _decided(self, c: Constraint, every: bool = False) -> list[str] | None:
+        """`c` over its free variables (those of more than one value) as the
+        table of their values that satisfy it, where a fixed variable is in
+        its scope or it has one free variable, and as the constant it is
+        where its domains decide it; None where it has too many tuples to
+        try, or none of that applies (see `format`'s `fold`)."""
+        scope = list(dict.fromkeys(x.name if isinstance(x, Term) else x for x in c.scope))
+        domains = [self.model.variables[name].domain for name in scope]
+        free = [k for k, d in enumerate(domains) if len(d) > 1]
+        tuples = _product(len(d) for d in domains)
+        if tuples > (FOLD_VALUES if len(free) <= 1 else FOLD_TUPLES):
+            return None
+        held = {tuple(values[k] for k in free) for values in itertools.product(*domains)
+                if c.holds(dict(zip(scope, values)))}
+        if len(held) == tuples:
+            return []
+        if not held:
+            return self.never()
+        if len(free) == len(scope) > 1 and not every:
+            return None  # not degenerate: ACE reads it as it is
+        xs = self.refs(scope[k] for k in free)
+        rows = " ".join(str(t[0]) for t in sorted(held)) if len(free) == 1 else \
+            "".join(f"({','.join(map(str, t))})" for t in sorted(held))
+        return [f"<extension> <list> {xs} </list> <supports> {rows} </supports> </extension>"]
 
     def _globals(self) -> list[tuple[type, Callable[[Any], list[str]]]]:
         return [(AllDifferentExcept, self._all_different_except),
@@ -313,10 +392,17 @@ class _Writer:
 
     def _table(self, c: Table) -> list[str]:
         tag = "conflicts" if c.forbidden else "supports"
+        tuples = list(c.tuples)
+        if self.fold:  # ACE stops on a table that allows nothing
+            domains = [set(self.model.variables[x].domain) for x in c.scope]
+            tuples = [t for t in tuples if all(v in d for v, d in zip(t, domains))]
+            everything = _product(len(d) for d in domains)
+            if not c.forbidden and not tuples or c.forbidden and len(set(tuples)) == everything:
+                return self.never()
         if len(c.scope) == 1:
-            rows = " ".join(str(t[0]) for t in c.tuples)
+            rows = " ".join(str(t[0]) for t in tuples)
         else:
-            rows = "".join(f"({','.join(map(str, t))})" for t in c.tuples)
+            rows = "".join(f"({','.join(map(str, t))})" for t in tuples)
         return [f"<extension> <list> {self.refs(c.scope)} </list> <{tag}> {rows} </{tag}> "
                 "</extension>"]
 
@@ -328,10 +414,21 @@ class _Writer:
 
     def _lex(self, c: LexLess) -> list[str]:
         op = "lt" if c.strict else "le"
-        return [f"<lex> <list> {self.refs(c.a)} </list> <list> {self.refs(c.b)} </list> "
+        pairs = list(zip(c.a, c.b))
+        if self.fold:  # a variable against itself is equal there: ACE stops on it
+            pairs = [(x, y) for x, y in pairs if self.id(x) != self.id(y)]
+            if not pairs:
+                return self.never() if c.strict else []
+            if len(pairs) == 1:
+                return [f"<intension> {op}({self.id(pairs[0][0])},{self.id(pairs[0][1])}) "
+                        "</intension>"]
+        a, b = [x for x, _ in pairs], [y for _, y in pairs]
+        return [f"<lex> <list> {self.refs(a)} </list> <list> {self.refs(b)} </list> "
                 f"<operator> {op} </operator> </lex>"]
 
     def _cardinality(self, c: GlobalCardinality) -> list[str]:
+        if self.fold:  # ACE stops on a value fewer than two variables can take
+            return self._intension(c, self.truth(c))
         # XCSP3's occurs are all integers or all variables: one cardinality each
         xs = self.refs(c.variables)
         out = []
@@ -377,12 +474,25 @@ class _Writer:
             return [f"<element> <list> {' '.join(self.operand(a) for a in f.array)} </list> "
                     f"<index> {self.id(f.index)} </index> {condition} </element>"]
         if isinstance(f, Count) and all(isinstance(a, Term) for a in f.items):
-            return [f"<count> <list> {self.refs(f.items)} </list> <values> "
+            reach = set(self._values(f.target))
+            items = [a for a in f.items if not self.fold or reach & set(self._values(a))]
+            if not items:  # no variable can take the value: the count is 0
+                if _is_int(c.right):
+                    return [] if OPERATORS[c.op](0, c.right) else self.never()
+                return [f"<intension> {OPS[c.op]}(0,{self.id(c.right)}) </intension>"]
+            if self.fold:
+                return None  # ACE stops on counts of one, of a variable, (ne, 0): a tree
+            return [f"<count> <list> {self.refs(items)} </list> <values> "
                     f"{self.operand(f.target)} </values> {condition} </count>"]
         # ACE 2.6 takes minimum and maximum with no ne condition, and miscounts
         # nValues with (eq, k): those are written as intension trees.
-        if isinstance(f, (Minimum, Maximum)) and all(isinstance(a, Term) for a in f.args) and \
-                c.op != "!=":
+        extremum = isinstance(f, (Minimum, Maximum)) and all(isinstance(a, Term) for a in f.args)
+        if extremum and self.fold:
+            least = isinstance(f, Minimum)
+            tree = _extremum(least, c.op, [self.id(a) for a in f.args], self.operand(c.right))
+            return [] if tree == "1" else self.never() if tree == "0" else \
+                self._intension(c, tree)
+        if extremum and c.op != "!=":
             tag = "minimum" if isinstance(f, Minimum) else "maximum"
             return [f"<{tag}> <list> {self.refs(f.args)} </list> {condition} </{tag}>"]
         return None
@@ -481,8 +591,8 @@ class _Writer:
 
     def _function_tree(self, f: Function) -> str:
         args = [self.integer(a) for a in f.args]
-        if isinstance(f, Times):
-            return f"mul({args[0]},{args[1]})"
+        if isinstance(f, Times):  # ACE 2.6's x * y: see `format`'s `fold`
+            return f"mul({args[0]},{args[1]}{',1' if self.fold else ''})"
         if isinstance(f, (Div, Mod)):
             return _division(f, args[0], args[1])
         if isinstance(f, Abs):
@@ -530,6 +640,51 @@ def _elements(e: Any) -> list[Element]:
         for arg in e.args:
             found += _elements(arg)
     return found
+
+
+def _repeats(tree: str, ids: set[str]) -> bool:
+    """Whether a variable occurs twice or more in `tree`.
+
+    >>> _repeats("eq(add(x,y),x)", {"x", "y"}), _repeats("eq(add(x,y),z[1])", {"x", "y", "z[1]"})
+    (True, False)
+    """
+    seen = [t for t in re.findall(r"[A-Za-z][A-Za-z0-9_]*(?:\[\d+\])*", tree) if t in ids]
+    return len(seen) != len(set(seen))
+
+
+def _extremum(least: bool, op: str, xs: list[str], k: str) -> str:
+    """`min(xs) op k` (`max` unless `least`) as comparisons of each of `xs`
+    with `k`: exact, and what ACE 2.6 takes (it stops, "unsound sentinels",
+    on a minimum one of whose variables cannot meet its condition).
+
+    >>> _extremum(True, "<=", ["a", "b"], "2"), _extremum(False, ">", ["a", "b"], "2")
+    ('or(le(a,2),le(b,2))', 'or(gt(a,2),gt(b,2))')
+    >>> _extremum(False, "==", ["a", "b"], "k"), _extremum(True, "!=", ["a"], "k")
+    ('and(and(le(a,k),le(b,k)),or(eq(a,k),eq(b,k)))', 'or(lt(a,k),gt(a,k))')
+    >>> _extremum(True, "==", ["a", "k"], "k"), _extremum(True, ">", ["a", "k"], "k")
+    ('ge(a,k)', '0')
+    """
+    rel = OPS[op]
+    below, above = ("lt", "le"), ("gt", "ge")
+    if not least:  # max(xs) < k: every x < k; max(xs) > k: some x > k
+        below, above = above, below
+
+    def compare(rel: str, x: str) -> str:  # x against itself is decided
+        return ("1" if rel in ("eq", "le", "ge") else "0") if x == k else f"{rel}({x},{k})"
+
+    def some(rel: str) -> str:
+        return connective("or", [compare(rel, x) for x in xs])
+
+    def every(rel: str) -> str:
+        return connective("and", [compare(rel, x) for x in xs])
+
+    if rel in below:  # min(xs) < k: some x < k
+        return some(rel)
+    if rel in above:  # min(xs) > k: every x > k
+        return every(rel)
+    if rel == "eq":
+        return connective("and", [every(above[1]), some("eq")])
+    return connective("or", [some(below[0]), every(above[0])])  # ne
 
 
 def _member(x: str, values: Iterable[int]) -> str:
