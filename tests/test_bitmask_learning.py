@@ -24,9 +24,10 @@ def _learned_clauses(search: BitmaskSearch) -> list[list[tuple[int, int, bool]]]
     owner = {a: x for x in range(len(p.dom0)) for a in range(int(p.voff[x]), int(p.voff[x + 1]))}
     clauses = []
     for i in range(int(s.st[layout.N_CLAUSES])):
-        start, length = int(s.cl_start[i]), int(s.cl_len[i])
+        start = int(layout.learning_array(s, layout.L_CL_START)[i])
+        length = int(layout.learning_array(s, layout.L_CL_LEN)[i])
         clause = []
-        for lit in s.cl_lits[start:start + length].tolist():
+        for lit in layout.learning_array(s, layout.L_CL_LITS)[start:start + length].tolist():
             x = owner[lit >> 1]
             clause.append((x, (lit >> 1) - int(p.voff[x]), lit & 1 == 0))
         clauses.append(clause)

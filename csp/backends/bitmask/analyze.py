@@ -48,6 +48,16 @@ from csp.backends.bitmask.layout import (
     DEPTH,
     FAILURES,
     FLOOR,
+    L_ACTIVITY,
+    L_AVAR,
+    L_CL_LITS,
+    L_CL_START,
+    L_LBUF,
+    L_SEEN_NEG,
+    L_SEEN_POS,
+    L_TOUCHED,
+    L_TRAIL_LEVEL,
+    L_TRAIL_NEW,
     LAST_CHOICE,
     LEARNED,
     LUBY_I,
@@ -64,6 +74,7 @@ from csp.backends.bitmask.layout import (
     WORK,
     WORK_STOP,
     jit,
+    part,
 )
 from csp.backends.bitmask.learned import add_clause
 from csp.backends.bitmask.propagate import propagate
@@ -86,6 +97,12 @@ def analyze(p, s, level):
     """The learned clause of the conflict just found at `level`, in lbuf[0:n]
     (lbuf[0] the negated UIP, lbuf[1] a literal of the deepest other level):
     returns n, or 0 if the analysis was given up."""
+    lbuf = part(s, L_LBUF)
+    seen_neg = part(s, L_SEEN_NEG)
+    seen_pos = part(s, L_SEEN_POS)
+    touched = part(s, L_TOUCHED)
+    trail_level = part(s, L_TRAIL_LEVEL)
+    trail_new = part(s, L_TRAIL_NEW)
     st = s.st
     st[AN_LEVEL] = level
     st[AN_COUNTER] = 0
@@ -98,12 +115,12 @@ def analyze(p, s, level):
     while st[AN_COUNTER] > 0 and st[AN_WORK] < MAX_WORK:
         while t >= 0:
             st[AN_WORK] += 1
-            if s.trail_level[t] == level:
+            if trail_level[t] == level:
                 x = s.trail_var[t]
-                new = s.trail_new[t]
-                sn = s.seen_neg[x] & s.trail_mask[t] & ~new
+                new = trail_new[t]
+                sn = seen_neg[x] & s.trail_mask[t] & ~new
                 single = new & (new - 1) == 0
-                sp = s.seen_pos[x] & new if single else 0
+                sp = seen_pos[x] & new if single else 0
                 if sn != 0 or sp != 0:
                     break
             t -= 1
@@ -112,18 +129,18 @@ def analyze(p, s, level):
         here = popcount(sn) + (1 if sp != 0 else 0)
         if here == st[AN_COUNTER] and (here == 1 or single):
             if sp == 0 and here == 1:
-                s.lbuf[0] = (p.voff[x] + lowest(sn)) << 1  # x = k
+                lbuf[0] = (p.voff[x] + lowest(sn)) << 1  # x = k
             else:
-                s.lbuf[0] = ((p.voff[x] + lowest(new)) << 1) | 1  # x != b
+                lbuf[0] = ((p.voff[x] + lowest(new)) << 1) | 1  # x != b
             n = st[AN_OUT]
             break
         st[AN_COUNTER] -= here
         explain.entry(p, s, st, t, sn, sp)
         t -= 1
     for i in range(st[AN_TOUCHED]):
-        y = s.touched[i]
-        s.seen_neg[y] = 0
-        s.seen_pos[y] = 0
+        y = touched[i]
+        seen_neg[y] = 0
+        seen_pos[y] = 0
     st[WORK] += st[AN_WORK] + st[AN_TOUCHED]
     _decay(s)
     return n
@@ -132,11 +149,12 @@ def analyze(p, s, level):
 @jit(inline="always")
 def _decay(s):
     """Later conflicts bump more: the activities of older ones fade (VSIDS)."""
+    activity = part(s, L_ACTIVITY)
     inc = s.st[ACT_INC]
     inc += inc >> 4
     if inc > 1 << 50:
-        for v in range(s.activity.shape[0]):
-            s.activity[v] >>= 30
+        for v in range(activity.shape[0]):
+            activity[v] >>= 30
         inc >>= 30
     s.st[ACT_INC] = inc
 
@@ -145,23 +163,24 @@ def _decay(s):
 def _levels(s, n):
     """Put a literal of the deepest level (of lbuf[1:n]) at lbuf[1]; returns
     (that level, the number of distinct levels of the clause)."""
-    half = s.lbuf.shape[0] >> 1
+    lbuf = part(s, L_LBUF)
+    half = lbuf.shape[0] >> 1
     deepest = 0
     at = -1
     for i in range(1, n):
-        if s.lbuf[half + i] > deepest:
-            deepest = s.lbuf[half + i]
+        if lbuf[half + i] > deepest:
+            deepest = lbuf[half + i]
             at = i
     if at > 1:
-        s.lbuf[1], s.lbuf[at] = s.lbuf[at], s.lbuf[1]
-        s.lbuf[half + 1], s.lbuf[half + at] = s.lbuf[half + at], s.lbuf[half + 1]
+        lbuf[1], lbuf[at] = lbuf[at], lbuf[1]
+        lbuf[half + 1], lbuf[half + at] = lbuf[half + at], lbuf[half + 1]
     if n > 64:
         return deepest, n
     distinct = 1
     for i in range(1, n):
         new = True
         for j in range(1, i):
-            if s.lbuf[half + j] == s.lbuf[half + i]:
+            if lbuf[half + j] == lbuf[half + i]:
                 new = False
                 break
         if new:
@@ -172,9 +191,12 @@ def _levels(s, n):
 @jit(inline="always")
 def _assert(p, s, i):
     """Make clause i's first literal true (its reason: the clause)."""
-    lit = s.cl_lits[s.cl_start[i]]
+    avar = part(s, L_AVAR)
+    cl_lits = part(s, L_CL_LITS)
+    cl_start = part(s, L_CL_START)
+    lit = cl_lits[cl_start[i]]
     atom = lit >> 1
-    x = s.avar[atom]
+    x = avar[atom]
     bit = 1 << (atom - p.voff[x])
     s.st[REASON] = -2 - i
     return narrow(p, s, x, bit if lit & 1 == 0 else s.dom[x] & ~bit)
@@ -187,6 +209,7 @@ def on_conflict(p, s):
     alternative (PHASE_NEXT), or is done (PHASE_DONE); or, when the slice's
     work is spent between two analyses, leave the failure at DEPTH to analyse
     when the kernel is called again (PHASE_CONFLICT)."""
+    lbuf = part(s, L_LBUF)
     st = s.st
     d = st[DEPTH]
     while True:
@@ -204,7 +227,7 @@ def on_conflict(p, s):
             # A solution was found under this level: it keeps its branch and
             # tries its next alternative; the clause's literal holds one level up.
             undo(p, s, s.mark[d])
-            i = add_clause(p, s, s.lbuf, n, lbd)
+            i = add_clause(p, s, lbuf, n, lbd)
             st[PHASE] = PHASE_NEXT
             if i < 0:
                 return
@@ -217,7 +240,7 @@ def on_conflict(p, s):
                 st[DEPTH] = d - 1
                 st[FLOOR] = min(st[FLOOR], d - 1)
             return
-        i = add_clause(p, s, s.lbuf, n, lbd)
+        i = add_clause(p, s, lbuf, n, lbd)
         if i < 0:
             # No room: no backjump either (without the clause, the levels
             # undone would be searched again the same way): the level tries

@@ -18,6 +18,11 @@ from csp.backends.bitmask.layout import (
     COUNTS_OFF,
     COUNTS_STRONG,
     DEPTH,
+    L_TRAIL_LEVEL,
+    L_TRAIL_NEW,
+    L_TRAIL_PREV,
+    L_TRAIL_REASON,
+    L_VLAST,
     OPT_COUNTS,
     OPT_LEARN,
     QCOUNT,
@@ -27,6 +32,7 @@ from csp.backends.bitmask.layout import (
     SHEAD,
     TRAIL,
     jit,
+    part,
 )
 
 
@@ -48,12 +54,12 @@ def narrow(p, s, v, new):
     if s.st[OPT_LEARN] != 0:
         # What conflict analysis reads (`explain`): the narrowing's reason and
         # level, and a chain through the narrowings of each variable. Without
-        # learning these arrays are one element long, and nothing is written.
-        s.trail_new[t] = new
-        s.trail_reason[t] = s.st[REASON]
-        s.trail_level[t] = s.st[DEPTH]
-        s.trail_prev[t] = s.vlast[v]
-        s.vlast[v] = t
+        # learning they are empty (`layout.part`), and nothing is written.
+        part(s, L_TRAIL_NEW)[t] = new
+        part(s, L_TRAIL_REASON)[t] = s.st[REASON]
+        part(s, L_TRAIL_LEVEL)[t] = s.st[DEPTH]
+        part(s, L_TRAIL_PREV)[t] = part(s, L_VLAST)[v]
+        part(s, L_VLAST)[v] = t
     s.st[TRAIL] = t + 1
     s.dom[v] = new
     size = s.queue.shape[0]
@@ -156,7 +162,7 @@ def undo(p, s, mark):
                         m &= m - 1
         s.dom[v] = old
         if learning:
-            s.vlast[v] = s.trail_prev[t]
+            part(s, L_VLAST)[v] = part(s, L_TRAIL_PREV)[t]
     s.st[TRAIL] = t
     if s.st[CLHEAD] > t:
         s.st[CLHEAD] = t

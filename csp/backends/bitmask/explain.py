@@ -43,83 +43,126 @@ from csp.backends.bitmask.layout import (
     AN_WORK,
     CONFLICT_VAR,
     CONFLICTS,
+    L_ACTIVITY,
+    L_AVAR,
+    L_CL_LEN,
+    L_CL_LITS,
+    L_CL_START,
+    L_CL_USED,
+    L_EWORK,
+    L_LBUF,
+    L_SEEN_NEG,
+    L_SEEN_POS,
+    L_TOUCHED,
+    L_TRAIL_LEVEL,
+    L_TRAIL_NEW,
+    L_TRAIL_PREV,
+    L_TRAIL_REASON,
+    L_VLAST,
     LINEAR,
     REASON,
     TRAIL,
     jit,
+    part,
 )
 
 
 @jit(inline="always")
 def dom_at(s, y, t):
     """y's mask just before trail position t."""
+    trail_prev = part(s, L_TRAIL_PREV)
+    vlast = part(s, L_VLAST)
     d = s.dom[y]
-    e = s.vlast[y]
+    e = vlast[y]
     while e >= t:
         d = s.trail_mask[e]
-        e = s.trail_prev[e]
+        e = trail_prev[e]
     return d
 
 
 @jit(inline="always")
 def _touch(s, an, y):
-    if s.seen_neg[y] == 0 and s.seen_pos[y] == 0:
-        s.touched[an[AN_TOUCHED]] = y
+    activity = part(s, L_ACTIVITY)
+    seen_neg = part(s, L_SEEN_NEG)
+    seen_pos = part(s, L_SEEN_POS)
+    touched = part(s, L_TOUCHED)
+    if seen_neg[y] == 0 and seen_pos[y] == 0:
+        touched[an[AN_TOUCHED]] = y
         an[AN_TOUCHED] += 1
-        s.activity[y] += s.st[ACT_INC]
+        activity[y] += s.st[ACT_INC]
 
 
 @jit
 def _push(p, s, an, lit, level):
     """Put literal `lit` (of the learned clause) with its level in lbuf."""
-    half = s.lbuf.shape[0] >> 1
+    lbuf = part(s, L_LBUF)
+    half = lbuf.shape[0] >> 1
     i = an[AN_OUT]
     if i < half:
-        s.lbuf[i] = lit
-        s.lbuf[half + i] = level
+        lbuf[i] = lit
+        lbuf[half + i] = level
         an[AN_OUT] = i + 1
 
 
 @jit
 def add_neg(p, s, an, x, mask):
     """Add the literals x != k (bits of `mask`, each true now) to the conflict set."""
-    mask &= ~s.seen_neg[x]
+    seen_neg = part(s, L_SEEN_NEG)
+    trail_level = part(s, L_TRAIL_LEVEL)
+    seen_pos = part(s, L_SEEN_POS)
+    trail_new = part(s, L_TRAIL_NEW)
+    trail_prev = part(s, L_TRAIL_PREV)
+    vlast = part(s, L_VLAST)
+    mask &= ~seen_neg[x]
     if mask == 0:
         return
-    e = s.vlast[x]
+    e = vlast[x]
     level = an[AN_LEVEL]
+    d = s.dom[x]
+    if e >= 0 and d & (d - 1) == 0 and d & mask == 0 and 0 < trail_level[e] < level:
+        # x was fixed (x = b) before this level: that one literal implies all
+        # of these, and is one literal of the clause where they would be as
+        # many as x lost values, each at its own level. (A Hall set's fixed
+        # cells and naked singles otherwise make clauses as long as the
+        # grid's side, with a level per literal.)
+        if popcount(mask) > 1 or seen_pos[x] & d:
+            add_pos(p, s, an, x, d)
+            return
     base = p.voff[x]
     while mask != 0 and e >= 0:
         an[AN_WORK] += 1
-        r = s.trail_mask[e] & ~s.trail_new[e] & mask
+        r = s.trail_mask[e] & ~trail_new[e] & mask
         if r != 0:
             mask &= ~r
-            lev = s.trail_level[e]
+            lev = trail_level[e]
             if lev > 0:
                 _touch(s, an, x)  # (before it is marked: once per variable)
-                s.seen_neg[x] |= r
+                seen_neg[x] |= r
                 if lev == level:
                     an[AN_COUNTER] += popcount(r)
                 else:
                     while r != 0:  # in the clause: x = k
                         _push(p, s, an, (base + lowest(r)) << 1, lev)
                         r &= r - 1
-        e = s.trail_prev[e]
+        e = trail_prev[e]
 
 
 @jit
 def add_pos(p, s, an, x, bit):
     """Add the literal x = k (`bit`, true now) to the conflict set."""
-    if s.seen_pos[x] & bit:
+    seen_pos = part(s, L_SEEN_POS)
+    trail_level = part(s, L_TRAIL_LEVEL)
+    vlast = part(s, L_VLAST)
+    if seen_pos[x] & bit:
         return
-    e = s.vlast[x]
+    e = vlast[x]
     if e < 0:
         return
-    lev = s.trail_level[e]
+    lev = trail_level[e]
     if lev == 0:
         return
     _touch(s, an, x)
-    s.seen_pos[x] |= bit
+    seen_pos[x] |= bit
     if lev == an[AN_LEVEL]:
         an[AN_COUNTER] += 1
     else:  # in the clause: x != k
@@ -167,11 +210,12 @@ def hall(p, s, an, c, t, skip, valbit):
     of variable `skip` taking common value `valbit` (or, for skip < 0, as
     they are), the other cells cannot all get distinct values. False if they
     can (then the caller explains otherwise)."""
+    ework = part(s, L_EWORK)
     a, b = p.cstart[c], p.cstart[c + 1]
     k = b - a
     if k > 64:
         return False
-    w = s.ework
+    w = ework
     # w[0:64]: each cell's common mask; w[64:128]: the cell matched to each
     # value, or -1; w[128:192]: each cell's value, or -1.
     for i in range(k):
@@ -286,10 +330,12 @@ def locked_reason(p, s, an, k, t, claimed):
 def entry(p, s, an, t, sn, sp):
     """Explain the literals of trail entry t in the conflict set: x != k for
     the bits of sn, and x = b if sp."""
+    trail_new = part(s, L_TRAIL_NEW)
+    trail_reason = part(s, L_TRAIL_REASON)
     x = s.trail_var[t]
-    r = s.trail_reason[t]
+    r = trail_reason[t]
     old = s.trail_mask[t]
-    new = s.trail_new[t]
+    new = trail_new[t]
     n_cons = p.kind.shape[0]
     if sp != 0:  # x = b: every value removed here, and x's earlier losses
         sn = old & ~new
@@ -324,14 +370,19 @@ def entry(p, s, an, t, sn, sp):
 @jit
 def clause_reason(p, s, an, i, x, old, new):
     """A clause's other literals, negated (the one it made true here is skipped)."""
-    s.cl_used[i] = s.st[CONFLICTS]
-    an[AN_WORK] += s.cl_len[i]
+    cl_len = part(s, L_CL_LEN)
+    cl_start = part(s, L_CL_START)
+    avar = part(s, L_AVAR)
+    cl_lits = part(s, L_CL_LITS)
+    cl_used = part(s, L_CL_USED)
+    cl_used[i] = s.st[CONFLICTS]
+    an[AN_WORK] += cl_len[i]
     removed = old & ~new
     fixed = new if new & (new - 1) == 0 else 0
-    for q in range(s.cl_start[i], s.cl_start[i] + s.cl_len[i]):
-        lit = s.cl_lits[q]
+    for q in range(cl_start[i], cl_start[i] + cl_len[i]):
+        lit = cl_lits[q]
         atom = lit >> 1
-        y = s.avar[atom]
+        y = avar[atom]
         bit = 1 << (atom - p.voff[y])
         if lit & 1 == 0:  # y = k, false: y != k
             if y == x and bit == fixed:

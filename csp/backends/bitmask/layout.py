@@ -91,27 +91,7 @@ State = namedtuple(
                    # (set with `places`; a superset of them below it)
         "changed",  # per all-different c: the values whose places in c changed since
                     # its intersections last ran to the end (with OPT_COUNTS)
-        # Learning (`explain`, `analyze`, `learned`): each is one element long,
-        # and never written, unless Options.learn.
-        "trail_new",  # per narrowing: the new mask
-        "trail_reason",  # per narrowing: its reason (see REASON below)
-        "trail_level",  # per narrowing: the decision level it was made at
-        "trail_prev",  # per narrowing: the previous narrowing of the same variable, or -1
-        "vlast",  # per variable: its last narrowing on the trail, or -1
-        "avar",  # per atom (voff[x] + k: "x takes its k-th value"): x
-        "seen_neg",  # per variable, in an analysis: its literals x != k in the conflict set
-        "seen_pos",  # ... and x = k
-        "touched",  # the variables an analysis marked (to clear them)
-        "lbuf",  # an analysis: the learned clause's literals, then their levels
-        "activity",  # per variable: its activity (bumped per conflict it takes part in)
-        "cl_lits",  # the clause database: every clause's literals, one after the other
-        "cl_start",  # per clause: its first literal
-        "cl_len",  # per clause: its length (0: deleted)
-        "cl_lbd",  # per clause: its literal block distance when learned
-        "cl_used",  # per clause: the conflict count when it last took part in an analysis
-        "whead",  # per literal: its first watch (2 * clause + which of the two), or -1
-        "wnext",  # per watch: the next watch of the same literal, or -1
-        "ework",  # scratch of the explanations (matchings)
+        "learn",  # learning's arrays, one after the other (`part`; one element without it)
         "st",  # the scalars below
     ],
 )
@@ -180,7 +160,33 @@ AN_TOUCHED = 48  # ... the variables marked (in touched)
 AN_WORK = 49  # ... the steps it took (an analysis past MAX_WORK is given up)
 WORK = 50  # the steps of every analysis so far (explanations, the trail walked)
 WORK_STOP = 51  # this call of the kernel pauses once WORK reaches it (`search`)
-STATE_SIZE = 52
+LEARN_AT = 52  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
+STATE_SIZE = LEARN_AT + 19 + 1
+
+# Learning's arrays, packed into the one field State.learn: the kernel's calls
+# pass every array of State (seven words each), and 19 more fields cost the
+# searches without learning up to a fifth of their time (N queens,
+# bench/bench_learning_cost.py). `part(s, L_...)` is the array, as a view.
+L_TRAIL_NEW = 0  # per narrowing: the new mask
+L_TRAIL_REASON = 1  # per narrowing: its reason (see REASON below)
+L_TRAIL_LEVEL = 2  # per narrowing: the decision level it was made at
+L_TRAIL_PREV = 3  # per narrowing: the previous narrowing of the same variable, or -1
+L_VLAST = 4  # per variable: its last narrowing on the trail, or -1
+L_AVAR = 5  # per atom (voff[x] + k: "x takes its k-th value"): x
+L_SEEN_NEG = 6  # per variable, in an analysis: its literals x != k in the conflict set
+L_SEEN_POS = 7  # ... and x = k
+L_TOUCHED = 8  # the variables an analysis marked (to clear them)
+L_LBUF = 9  # an analysis: the learned clause's literals, then their levels
+L_ACTIVITY = 10  # per variable: its activity (bumped per conflict it takes part in)
+L_CL_LITS = 11  # the clause database: every clause's literals, one after the other
+L_CL_START = 12  # per clause: its first literal
+L_CL_LEN = 13  # per clause: its length (0: deleted)
+L_CL_LBD = 14  # per clause: its literal block distance when learned
+L_CL_USED = 15  # per clause: the conflict count when it last took part in an analysis
+L_WHEAD = 16  # per literal: its first watch (2 * clause + which of the two), or -1
+L_WNEXT = 17  # per watch: the next watch of the same literal, or -1
+L_EWORK = 18  # scratch of the explanations (matchings)
+N_LEARN_PARTS = 19
 
 DECISION = -1  # the reason of a decision
 
@@ -243,6 +249,28 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     big = n + 1 if options.learn else 1
     learning_trail = trail if options.learn else 1
     atoms = n_atoms + 1 if options.learn else 1
+    parts = [
+        np.zeros(learning_trail, dtype=np.int64),  # trail_new
+        np.zeros(learning_trail, dtype=np.int64),  # trail_reason
+        np.zeros(learning_trail, dtype=np.int64),  # trail_level
+        np.zeros(learning_trail, dtype=np.int64),  # trail_prev
+        np.full(big, -1, dtype=np.int64),  # vlast
+        (np.repeat(np.arange(n, dtype=np.int64), np.diff(p.voff)) if options.learn
+         else np.zeros(1, dtype=np.int64)),  # avar
+        np.zeros(big, dtype=np.int64),  # seen_neg
+        np.zeros(big, dtype=np.int64),  # seen_pos
+        np.zeros(big, dtype=np.int64),  # touched
+        np.zeros(2 * (atoms + 1), dtype=np.int64),  # lbuf
+        np.zeros(big, dtype=np.int64),  # activity
+        np.zeros(n_lits, dtype=np.int64),  # cl_lits
+        np.zeros(n_clauses, dtype=np.int64),  # cl_start
+        np.zeros(n_clauses, dtype=np.int64),  # cl_len
+        np.zeros(n_clauses, dtype=np.int64),  # cl_lbd
+        np.zeros(n_clauses, dtype=np.int64),  # cl_used
+        np.full(2 * atoms, -1, dtype=np.int64),  # whead
+        np.full(2 * n_clauses, -1, dtype=np.int64),  # wnext
+        np.zeros(6 * 64 if options.learn else 1, dtype=np.int64),  # ework
+    ]
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every
     # narrowing must wake that, and counting places would spare nothing.
@@ -269,28 +297,32 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         places=np.zeros(max(n_cons, 1) * 64, dtype=np.int64),
         values=np.zeros(max(n_cons, 1), dtype=np.int64),
         changed=np.zeros(max(n_cons, 1), dtype=np.int64),
-        trail_new=np.zeros(learning_trail, dtype=np.int64),
-        trail_reason=np.zeros(learning_trail, dtype=np.int64),
-        trail_level=np.zeros(learning_trail, dtype=np.int64),
-        trail_prev=np.zeros(learning_trail, dtype=np.int64),
-        vlast=np.full(big, -1, dtype=np.int64),
-        avar=(np.repeat(np.arange(n, dtype=np.int64), np.diff(p.voff)) if options.learn
-              else np.zeros(1, dtype=np.int64)),
-        seen_neg=np.zeros(big, dtype=np.int64),
-        seen_pos=np.zeros(big, dtype=np.int64),
-        touched=np.zeros(big, dtype=np.int64),
-        lbuf=np.zeros(2 * (atoms + 1), dtype=np.int64),
-        activity=np.zeros(big, dtype=np.int64),
-        cl_lits=np.zeros(n_lits, dtype=np.int64),
-        cl_start=np.zeros(n_clauses, dtype=np.int64),
-        cl_len=np.zeros(n_clauses, dtype=np.int64),
-        cl_lbd=np.zeros(n_clauses, dtype=np.int64),
-        cl_used=np.zeros(n_clauses, dtype=np.int64),
-        whead=np.full(2 * atoms, -1, dtype=np.int64),
-        wnext=np.full(2 * n_clauses, -1, dtype=np.int64),
-        ework=np.zeros(6 * 64 if options.learn else 1, dtype=np.int64),
+        learn=_pack_learning(st, parts),
         st=st,
     )
+
+
+def _pack_learning(st: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
+    """Learning's arrays (in the order of the L_* numbers) one after the
+    other, their starts in st[LEARN_AT:]. Without learning, nothing reads or
+    writes them: one element, and every part empty."""
+    assert len(parts) == N_LEARN_PARTS
+    if not st[OPT_LEARN]:
+        return np.zeros(1, dtype=np.int64)
+    st[LEARN_AT] = 0
+    st[LEARN_AT + 1:LEARN_AT + 1 + N_LEARN_PARTS] = np.cumsum([len(a) for a in parts])
+    return np.concatenate(parts)
+
+
+def learning_array(s: State, k: int) -> np.ndarray:
+    """Learning's array k (an L_* number) of state `s`, from Python."""
+    return s.learn[s.st[LEARN_AT + k]:s.st[LEARN_AT + k + 1]]
+
+
+@jit(inline="always")
+def part(s, k):
+    """Learning's array k (an L_* number), as a view into State.learn."""
+    return s.learn[s.st[LEARN_AT + k]:s.st[LEARN_AT + k + 1]]
 
 
 def incidence(kind: np.ndarray, cstart: np.ndarray, cvars: np.ndarray,

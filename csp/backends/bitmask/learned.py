@@ -26,19 +26,32 @@ from csp.backends.bitmask.layout import (
     CLHEAD,
     CONFLICTS,
     DELETED,
+    L_AVAR,
+    L_CL_LBD,
+    L_CL_LEN,
+    L_CL_LITS,
+    L_CL_START,
+    L_CL_USED,
+    L_EWORK,
+    L_TRAIL_NEW,
+    L_TRAIL_REASON,
+    L_WHEAD,
+    L_WNEXT,
     N_CLAUSES,
     REASON,
     REDUCE_AT,
     TRAIL,
     jit,
+    part,
 )
 
 
 @jit(inline="always")
 def _value(p, s, lit):
     """1 if `lit` is true, -1 if false, 0 if open."""
+    avar = part(s, L_AVAR)
     atom = lit >> 1
-    x = s.avar[atom]
+    x = avar[atom]
     bit = 1 << (atom - p.voff[x])
     d = s.dom[x]
     if lit & 1 == 0:
@@ -52,36 +65,44 @@ def _value(p, s, lit):
 
 @jit(inline="always")
 def _watch(s, lit, w):
-    s.wnext[w] = s.whead[lit]
-    s.whead[lit] = w
+    whead = part(s, L_WHEAD)
+    wnext = part(s, L_WNEXT)
+    wnext[w] = whead[lit]
+    whead[lit] = w
 
 
 @jit
 def _visit(p, s, lit):
     """The clauses watching `lit`, which just became false. False on a conflict
     (st[REASON] is then the clause)."""
+    whead = part(s, L_WHEAD)
+    wnext = part(s, L_WNEXT)
+    cl_lits = part(s, L_CL_LITS)
+    avar = part(s, L_AVAR)
+    cl_len = part(s, L_CL_LEN)
+    cl_start = part(s, L_CL_START)
     prev = -1
-    w = s.whead[lit]
+    w = whead[lit]
     while w >= 0:
-        nxt = s.wnext[w]
+        nxt = wnext[w]
         i = w >> 1
         j = w & 1
-        start = s.cl_start[i]
-        other = s.cl_lits[start + 1 - j]
+        start = cl_start[i]
+        other = cl_lits[start + 1 - j]
         if _value(p, s, other) == 1:
             prev = w
             w = nxt
             continue
         moved = False
-        for q in range(start + 2, start + s.cl_len[i]):
-            candidate = s.cl_lits[q]
+        for q in range(start + 2, start + cl_len[i]):
+            candidate = cl_lits[q]
             if _value(p, s, candidate) != -1:
-                s.cl_lits[q] = s.cl_lits[start + j]
-                s.cl_lits[start + j] = candidate
+                cl_lits[q] = cl_lits[start + j]
+                cl_lits[start + j] = candidate
                 if prev < 0:
-                    s.whead[lit] = nxt
+                    whead[lit] = nxt
                 else:
-                    s.wnext[prev] = nxt
+                    wnext[prev] = nxt
                 _watch(s, candidate, w)
                 moved = True
                 break
@@ -90,7 +111,7 @@ def _visit(p, s, lit):
             if _value(p, s, other) == -1:
                 return False
             atom = other >> 1
-            x = s.avar[atom]
+            x = avar[atom]
             bit = 1 << (atom - p.voff[x])
             d = s.dom[x]
             narrow(p, s, x, bit if other & 1 == 0 else d & ~bit)
@@ -103,12 +124,13 @@ def _visit(p, s, lit):
 def propagate_clauses(p, s):
     """Visit the clauses whose watches the trail made false since CLHEAD.
     False on a conflict."""
+    trail_new = part(s, L_TRAIL_NEW)
     st = s.st
     while st[CLHEAD] < st[TRAIL]:
         t = st[CLHEAD]
         st[CLHEAD] = t + 1
         x = s.trail_var[t]
-        new = s.trail_new[t]
+        new = trail_new[t]
         gone = s.trail_mask[t] & ~new
         base = p.voff[x]
         while gone != 0:
@@ -135,33 +157,38 @@ def add_clause(p, s, lits, n, lbd):
     """Store clause lits[0:n] (lits[0] the asserting literal, lits[1] one of
     the deepest others), watched by its first two. Its index, or -1 if the
     database has no room even after a reduction."""
+    cl_lits = part(s, L_CL_LITS)
+    cl_start = part(s, L_CL_START)
+    cl_lbd = part(s, L_CL_LBD)
+    cl_len = part(s, L_CL_LEN)
+    cl_used = part(s, L_CL_USED)
     st = s.st
     if n < 1:
         return -1
-    if st[N_CLAUSES] >= st[REDUCE_AT] or st[ARENA] + n > s.cl_lits.shape[0]:
+    if st[N_CLAUSES] >= st[REDUCE_AT] or st[ARENA] + n > cl_lits.shape[0]:
         reduce(p, s)
-    if st[N_CLAUSES] >= s.cl_start.shape[0] or st[ARENA] + n > s.cl_lits.shape[0]:
+    if st[N_CLAUSES] >= cl_start.shape[0] or st[ARENA] + n > cl_lits.shape[0]:
         return -1
     i = st[N_CLAUSES]
     st[N_CLAUSES] = i + 1
     start = st[ARENA]
     st[ARENA] = start + n
     for q in range(n):
-        s.cl_lits[start + q] = lits[q]
+        cl_lits[start + q] = lits[q]
     if n == 1:  # a unit watches its literal twice: a conflict when it is false
-        if start + 1 >= s.cl_lits.shape[0]:
+        if start + 1 >= cl_lits.shape[0]:
             st[ARENA] -= 1
             st[N_CLAUSES] -= 1
             return -1
-        s.cl_lits[start + 1] = lits[0]
+        cl_lits[start + 1] = lits[0]
         st[ARENA] = start + 2
         n = 2
-    s.cl_start[i] = start
-    s.cl_len[i] = n
-    s.cl_lbd[i] = lbd
-    s.cl_used[i] = st[CONFLICTS]
-    _watch(s, s.cl_lits[start], 2 * i)
-    _watch(s, s.cl_lits[start + 1], 2 * i + 1)
+    cl_start[i] = start
+    cl_len[i] = n
+    cl_lbd[i] = lbd
+    cl_used[i] = st[CONFLICTS]
+    _watch(s, cl_lits[start], 2 * i)
+    _watch(s, cl_lits[start + 1], 2 * i + 1)
     return i
 
 
@@ -172,19 +199,28 @@ def reduce(p, s):
     the watches and renumber the reasons on the trail. The next reduction
     waits for more clauses (up to the database's size). Allocates nothing:
     the watch links are scratch until they are rebuilt."""
+    trail_reason = part(s, L_TRAIL_REASON)
+    cl_len = part(s, L_CL_LEN)
+    wnext = part(s, L_WNEXT)
+    cl_start = part(s, L_CL_START)
+    cl_lits = part(s, L_CL_LITS)
+    cl_used = part(s, L_CL_USED)
+    cl_lbd = part(s, L_CL_LBD)
+    ework = part(s, L_EWORK)
+    whead = part(s, L_WHEAD)
     st = s.st
     n = st[N_CLAUSES]
-    lbd = s.cl_lbd
+    lbd = cl_lbd
     for t in range(st[TRAIL]):  # reasons are kept: marked by a negative lbd
-        r = s.trail_reason[t]
+        r = trail_reason[t]
         if r <= -2 and lbd[-2 - r] >= 0:
             lbd[-2 - r] = -1 - lbd[-2 - r]
-    hist = s.ework
+    hist = ework
     for b in range(64):
         hist[b] = 0
     deletable = 0
     for i in range(n):
-        if lbd[i] > 2 and s.cl_len[i] > 2:
+        if lbd[i] > 2 and cl_len[i] > 2:
             hist[min(lbd[i], 63)] += 1
             deletable += 1
     goal = (deletable + 1) // 2
@@ -198,34 +234,34 @@ def reduce(p, s):
     arena = 0
     for i in range(n):
         b = min(lbd[i], 63)
-        drop = b > 2 and s.cl_len[i] > 2 and (
+        drop = b > 2 and cl_len[i] > 2 and (
             b > threshold or (b == threshold and at_threshold > 0))
         if drop and b == threshold:
             at_threshold -= 1
         if drop:
-            s.wnext[i] = -1
+            wnext[i] = -1
             continue
-        start, length = s.cl_start[i], s.cl_len[i]
+        start, length = cl_start[i], cl_len[i]
         for q in range(length):
-            s.cl_lits[arena + q] = s.cl_lits[start + q]
-        s.cl_start[kept] = arena
-        s.cl_len[kept] = length
+            cl_lits[arena + q] = cl_lits[start + q]
+        cl_start[kept] = arena
+        cl_len[kept] = length
         lbd[kept] = lbd[i] if lbd[i] >= 0 else -1 - lbd[i]
-        s.cl_used[kept] = s.cl_used[i]
-        s.wnext[i] = kept  # (i >= kept: read below, for the trail, before any rebuild)
+        cl_used[kept] = cl_used[i]
+        wnext[i] = kept  # (i >= kept: read below, for the trail, before any rebuild)
         arena += length
         kept += 1
     st[DELETED] += n - kept
     st[N_CLAUSES] = kept
     st[ARENA] = arena
     for t in range(st[TRAIL]):
-        r = s.trail_reason[t]
+        r = trail_reason[t]
         if r <= -2:
-            s.trail_reason[t] = -2 - s.wnext[-2 - r]
-    s.whead[:] = -1
+            trail_reason[t] = -2 - wnext[-2 - r]
+    whead[:] = -1
     for i in range(kept):
-        start = s.cl_start[i]
-        _watch(s, s.cl_lits[start], 2 * i)
-        _watch(s, s.cl_lits[start + 1], 2 * i + 1)
+        start = cl_start[i]
+        _watch(s, cl_lits[start], 2 * i)
+        _watch(s, cl_lits[start + 1], 2 * i + 1)
     grown = st[REDUCE_AT] + st[REDUCE_AT] // 2
-    st[REDUCE_AT] = min(max(grown, kept + 1), s.cl_start.shape[0])
+    st[REDUCE_AT] = min(max(grown, kept + 1), cl_start.shape[0])
