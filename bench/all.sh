@@ -28,6 +28,7 @@ areas=(
     "bitmask-large|python bench/bench_bitmask.py --sets 25x25 36x36 --backends bitmask,cpsat --hard-limit 120"
     "bitmask-small|python bench/bench_bitmask.py --backends bitmask,cpsat"
     "bitmask-globals|python bench/bench_bitmask_globals.py --backends bitmask,cpsat"
+    "learning|python bench/bench_learning.py --set reporting --limit 60"
     "race|python bench/bench_hard.py --sizes 36 --backends bitmask,cpsat,race --n9 0 --time-limit 60 --repeat 3 --quiet 0.15 --tries 3"
     "parallel|python bench/bench_parallel.py --repeat 5 --out $out/parallel.md"
     "lowering|python bench/bench_family.py --only lowering"

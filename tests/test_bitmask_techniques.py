@@ -40,6 +40,14 @@ VARIANTS = {
     # restarts, between and around solutions.
     "restarts-1": {"restarts": 1},
     "restarts-5-no-places": {"restarts": 5, "places": False},
+    # Learning from the first conflict, restarts every few conflicts, and a
+    # database so small that it is reduced (and refuses clauses) all the time.
+    "learn": {"learn": True, "learn_after": 0, "learn_restart": 3},
+    "learn-tiny-database": {"learn": True, "learn_after": 0, "learn_restart": 2,
+                            "max_clauses": 16, "max_literals": 64},
+    "learn-no-activity-no-restarts": {"learn": True, "learn_after": 0, "learn_restart": 0,
+                                      "activity": False},
+    "learn-last-no-places": {"learn": True, "learn_after": 5, "last": True, "places": False},
 }
 
 

@@ -89,6 +89,9 @@ class BitmaskSearch(SlicedSearch):
         stats.extra["propagations"] = int(st[layout.PROPAGATIONS])
         stats.extra["strong"] = int(st[layout.STRONG])
         stats.extra["restarts"] = int(st[layout.RESTARTS])
+        stats.extra["conflicts"] = int(st[layout.CONFLICTS])
+        stats.extra["learned"] = int(st[layout.LEARNED])
+        stats.extra["backjumps"] = int(st[layout.BACKJUMPS])
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
 
@@ -111,7 +114,10 @@ class BitmaskBackend:
 
     def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
                  wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
-                 defer: bool = True, counts: bool = True, last: bool = False) -> None:
+                 defer: bool = True, counts: bool = True, last: bool = False,
+                 learn: bool = False, learn_after: int = 0, learn_restart: int = 100,
+                 max_clauses: int = 1 << 16, max_literals: int = 1 << 22,
+                 activity: bool = True) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -131,20 +137,32 @@ class BitmaskBackend:
         last-conflict reasoning, the choice (a variable, or a value's places)
         whose decision failed last is branched on again, before the usual
         choice, until a decision on it succeeds (off by default: more nodes
-        in all on the large sudokus, bench/RESULTS.md 17c). Solution counts
-        do not depend on them; nodes and time do."""
+        in all on the large sudokus, bench/RESULTS.md 17c); `learn`: learn a
+        clause from each conflict, backjump, branch by activity and restart
+        (docs/explanation/bitmask.md), from `learn_after` failures on,
+        restarting every `learn_restart` conflicts times Luby's sequence
+        (0: never), in a database of at most `max_clauses` clauses and
+        `max_literals` literals; `activity`: with learning, branch by the
+        variables' activity in conflicts (False: by failure weights). Solution
+        counts do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
         switches = {"matching": matching, "locked": locked, "probe": probe, "places": places,
-                    "defer": defer, "counts": counts, "last": last}
+                    "defer": defer, "counts": counts, "last": last, "learn": learn,
+                    "activity": activity}
         for name, value in switches.items():
             # A truthy string such as "no" would silently switch a technique on.
             if not isinstance(value, bool):
                 raise TypeError(f"{name} must be True or False, not {value!r}")
-        if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 0:
-            raise ValueError(f"restarts must be a whole number >= 0, not {restarts!r}")
+        counts_ = {"restarts": (restarts, 0), "learn_after": (learn_after, 0),
+                   "learn_restart": (learn_restart, 0), "max_clauses": (max_clauses, 16),
+                   "max_literals": (max_literals, 64)}
+        for name, (number, least) in counts_.items():
+            if isinstance(number, bool) or not isinstance(number, int) or number < least:
+                raise ValueError(f"{name} must be a whole number >= {least}, not {number!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
-                                      defer, counts, last)
+                                      defer, counts, last, learn, learn_after, learn_restart,
+                                      max_clauses, max_literals, activity)
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that

@@ -7,13 +7,18 @@ import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see ther
 from csp.backends.bitmask.bits import popcount
 from csp.backends.bitmask.domains import to_common
 from csp.backends.bitmask.layout import (
+    CONFLICTS,
+    L_ACTIVITY,
     LAST_BIT,
     LAST_CHOICE,
+    OPT_ACTIVITY,
+    OPT_LEARN,
     OPT_PLACES,
     OPT_WDEG,
     WDEG_OFF,
     WDEG_TIES,
     jit,
+    part,
 )
 
 
@@ -34,6 +39,9 @@ def choose(p, s, depth):
     best_size = 65
     best_w = 0
     wdeg = s.st[OPT_WDEG]
+    # Once conflicts are learned from, their activity replaces the failure weights.
+    active = s.st[OPT_LEARN] != 0 and s.st[OPT_ACTIVITY] != 0 and s.st[CONFLICTS] > 0
+    weights = part(s, L_ACTIVITY) if active else s.vweight
     for v in range(dom.shape[0]):
         d = dom[v]
         if d & (d - 1) != 0:
@@ -45,7 +53,7 @@ def choose(p, s, depth):
                 continue
             if wdeg == WDEG_TIES and size > best_size:
                 continue
-            wd = s.vweight[v]
+            wd = weights[v]
             if wdeg == WDEG_TIES:
                 # Ties go to the variable whose constraints failed most (wdeg).
                 better = size < best_size or wd > best_w

@@ -13,15 +13,26 @@ import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see ther
 from csp.backends.bitmask.bits import highest, lowest
 from csp.backends.bitmask.layout import (
     ALLDIFF,
+    CLHEAD,
+    CONFLICT_VAR,
     COUNTS_OFF,
     COUNTS_STRONG,
+    DEPTH,
+    L_TRAIL_LEVEL,
+    L_TRAIL_NEW,
+    L_TRAIL_PREV,
+    L_TRAIL_REASON,
+    L_VLAST,
     OPT_COUNTS,
+    OPT_LEARN,
     QCOUNT,
     QHEAD,
+    REASON,
     SCOUNT,
     SHEAD,
     TRAIL,
     jit,
+    part,
 )
 
 
@@ -35,10 +46,20 @@ def narrow(p, s, v, new):
     if new == old:
         return True
     if new == 0:
+        s.st[CONFLICT_VAR] = v
         return False
     t = s.st[TRAIL]
     s.trail_var[t] = v
     s.trail_mask[t] = old
+    if s.st[OPT_LEARN] != 0:
+        # What conflict analysis reads (`explain`): the narrowing's reason and
+        # level, and a chain through the narrowings of each variable. Without
+        # learning they are empty (`layout.part`), and nothing is written.
+        part(s, L_TRAIL_NEW)[t] = new
+        part(s, L_TRAIL_REASON)[t] = s.st[REASON]
+        part(s, L_TRAIL_LEVEL)[t] = s.st[DEPTH]
+        part(s, L_TRAIL_PREV)[t] = part(s, L_VLAST)[v]
+        part(s, L_VLAST)[v] = t
     s.st[TRAIL] = t + 1
     s.dom[v] = new
     size = s.queue.shape[0]
@@ -122,6 +143,7 @@ def count_places(p, s):
 def undo(p, s, mark):
     t = s.st[TRAIL]
     counting = s.st[OPT_COUNTS] != COUNTS_OFF
+    learning = s.st[OPT_LEARN] != 0
     while t > mark:
         t -= 1
         v = s.trail_var[t]
@@ -139,7 +161,11 @@ def undo(p, s, mark):
                         s.places[base + lowest(m)] |= pos
                         m &= m - 1
         s.dom[v] = old
+        if learning:
+            part(s, L_VLAST)[v] = part(s, L_TRAIL_PREV)[t]
     s.st[TRAIL] = t
+    if s.st[CLHEAD] > t:
+        s.st[CLHEAD] = t
 
 
 @jit(inline="always")

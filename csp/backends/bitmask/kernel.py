@@ -47,6 +47,9 @@ The kernel's modules, each one job, in the order they build on each other:
     connected     the nodes set to 1 are connected: components, articulation points
     propagate     the queues to a fixpoint: one propagator per kind
     branch        the next choice (fewest alternatives, wdeg), last conflict
+    explain       learning: why each narrowing on the trail happened (literals)
+    learned       learning: the learned clauses' database, two watched literals
+    analyze       learning: first-UIP analysis, backjumps, restarts
     search        the resumable loop: root, probing, branch, backtrack
 
 To add a propagator (say `nvalue`):
@@ -63,13 +66,17 @@ To add a propagator (say `nvalue`):
    cache stamp, so an edit to it recompiles every kernel that inlines it.
    Scratch arrays it needs go in `State.scratch` (`_Builder.need_scratch`).
 4. `propagate`: one branch, `elif kind == NVALUE: ok = nvalue(p, s, c)`.
-5. If it should wake on fewer events than every narrowing (as NOGOOD wakes
+5. Learning explains its narrowings generically (the literals of its scope,
+   `explain.generic`): that is sound as long as it reads and narrows only
+   its own scope's variables. A precise explanation is one more branch in
+   `explain.entry` and `explain.conflict`.
+6. If it should wake on fewer events than every narrowing (as NOGOOD wakes
    only when a variable is fixed), say so in `layout.incidence` and
    `domains.narrow`.
-6. Tests: the new kind on `bitmask` against brute force, one propagator at
+7. Tests: the new kind on `bitmask` against brute force, one propagator at
    a time (tests/test_bitmask_propagators.py), and against another backend
    and a known count (tests/test_bitmask.py); its nodes in bench/.
-7. The capability it serves in `BitmaskBackend.capabilities`, and the
+8. The capability it serves in `BitmaskBackend.capabilities`, and the
    tables of docs/reference/model-language.md.
 """
 

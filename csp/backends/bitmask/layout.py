@@ -91,6 +91,7 @@ State = namedtuple(
                    # (set with `places`; a superset of them below it)
         "changed",  # per all-different c: the values whose places in c changed since
                     # its intersections last ran to the end (with OPT_COUNTS)
+        "learn",  # learning's arrays, one after the other (`part`; one element without it)
         "st",  # the scalars below
     ],
 )
@@ -132,7 +133,62 @@ OPT_COUNTS = 23  # COUNTS_OFF, or how a narrowing that leaves no single wakes an
 OPT_LAST = 24  # 1: last-conflict reasoning (branch again on the choice whose decision failed)
 LAST_CHOICE = 25  # the last conflict: 0 (none), v + 1 (variable v) or -(c + 1) (a value of c)
 LAST_BIT = 26  # for a value of c: that value, in c's common space
-STATE_SIZE = 27
+# Learning (see `csp.backends.bitmask.analyze`).
+REASON = 27  # the reason recorded with each narrowing: a constraint c >= 0, an
+# overlap k of two all-differents as n_constraints + k, DECISION, or -2 - i (clause i)
+CONFLICT_VAR = 28  # the variable whose narrowing wiped it out (in the failing run), or -1
+OPT_LEARN = 29  # 1: learn from conflicts (once LEARN_AFTER failures were seen)
+LEARN_AFTER = 30  # the failure count from which conflicts are analysed
+CLHEAD = 31  # the trail position up to which the clauses were propagated
+N_CLAUSES = 32  # clauses in the database
+ARENA = 33  # literals used in cl_lits
+FLOOR = 34  # no backjump goes above this level: the deepest one with solutions under it
+CONFLICTS = 35  # conflicts analysed
+LEARNED = 36  # clauses learned
+BACKJUMPS = 37  # backjumps over one level or more
+ACT_INC = 38  # the activity bump (grows, for decay)
+RESTART_NEXT = 39  # the conflict count at the next restart (0: none)
+LUBY_I = 40  # restarts made by learning so far (the index into Luby's sequence)
+OPT_RESTART = 41  # conflicts per unit of Luby's sequence (0: no restarts)
+REDUCE_AT = 42  # the number of clauses at which the database is reduced
+OPT_ACTIVITY = 43  # 1: branch on activity once learning is on
+DELETED = 44  # clauses deleted by reductions
+AN_LEVEL = 45  # an analysis: the conflict's level
+AN_COUNTER = 46  # ... the literals of that level in the conflict set, not yet resolved
+AN_OUT = 47  # ... the literals of the learned clause so far (in lbuf)
+AN_TOUCHED = 48  # ... the variables marked (in touched)
+AN_WORK = 49  # ... the steps it took (an analysis past MAX_WORK is given up)
+WORK = 50  # the steps of every analysis so far (explanations, the trail walked)
+WORK_STOP = 51  # this call of the kernel pauses once WORK reaches it (`search`)
+LEARN_AT = 52  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
+STATE_SIZE = LEARN_AT + 19 + 1
+
+# Learning's arrays, packed into the one field State.learn: the kernel's calls
+# pass every array of State (seven words each), and 19 more fields cost the
+# searches without learning up to a fifth of their time (N queens,
+# bench/bench_learning_cost.py). `part(s, L_...)` is the array, as a view.
+L_TRAIL_NEW = 0  # per narrowing: the new mask
+L_TRAIL_REASON = 1  # per narrowing: its reason (see REASON below)
+L_TRAIL_LEVEL = 2  # per narrowing: the decision level it was made at
+L_TRAIL_PREV = 3  # per narrowing: the previous narrowing of the same variable, or -1
+L_VLAST = 4  # per variable: its last narrowing on the trail, or -1
+L_AVAR = 5  # per atom (voff[x] + k: "x takes its k-th value"): x
+L_SEEN_NEG = 6  # per variable, in an analysis: its literals x != k in the conflict set
+L_SEEN_POS = 7  # ... and x = k
+L_TOUCHED = 8  # the variables an analysis marked (to clear them)
+L_LBUF = 9  # an analysis: the learned clause's literals, then their levels
+L_ACTIVITY = 10  # per variable: its activity (bumped per conflict it takes part in)
+L_CL_LITS = 11  # the clause database: every clause's literals, one after the other
+L_CL_START = 12  # per clause: its first literal
+L_CL_LEN = 13  # per clause: its length (0: deleted)
+L_CL_LBD = 14  # per clause: its literal block distance when learned
+L_CL_USED = 15  # per clause: the conflict count when it last took part in an analysis
+L_WHEAD = 16  # per literal: its first watch (2 * clause + which of the two), or -1
+L_WNEXT = 17  # per watch: the next watch of the same literal, or -1
+L_EWORK = 18  # scratch of the explanations (matchings)
+N_LEARN_PARTS = 19
+
+DECISION = -1  # the reason of a decision
 
 COUNTS_OFF = 0  # every narrowing queues the singles of the variable's all-differents
 COUNTS_STRONG = 1  # a narrowing that fixes no cell and leaves every removed value in two
@@ -146,14 +202,18 @@ PHASE_CHOOSE = 1  # the state is propagated: branch, or report a solution
 PHASE_NEXT = 2  # try the next value at level DEPTH (after a failure or a solution)
 PHASE_DONE = 3
 PHASE_PROBE = 4  # failed-value probing at the root, resumable (a slice may end in it)
+PHASE_CONFLICT = 5  # learning: the propagation at level DEPTH failed, to be analysed (a
+# slice may end between the analyses of a cascade of conflicts, `analyze.on_conflict`)
 
 EXHAUSTED, FOUND, PAUSED = 0, 1, 2  # events, as in csp.backends.base
 RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 
 
 Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
-                                 "defer", "counts", "last"],
-                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False])
+                                 "defer", "counts", "last", "learn", "learn_after",
+                                 "learn_restart", "max_clauses", "max_literals", "activity"],
+                     defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
+                               False, 0, 100, 1 << 16, 1 << 22, True])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -169,9 +229,48 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_PROBE] = int(options.probe)
     st[OPT_WDEG] = int(options.wdeg)
     st[OPT_PLACES] = int(options.places)
-    st[RESTART_AT] = int(options.restarts)
+    # Learning restarts by itself (`analyze.maybe_restart`), keeping its clauses.
+    st[RESTART_AT] = 0 if options.learn else int(options.restarts)
     st[OPT_DEFER] = int(options.defer)
     st[OPT_LAST] = int(options.last)
+    st[OPT_LEARN] = int(options.learn)
+    st[LEARN_AFTER] = int(options.learn_after)
+    st[OPT_RESTART] = int(options.learn_restart)
+    st[RESTART_NEXT] = int(options.learn_after) + int(options.learn_restart)
+    st[OPT_ACTIVITY] = int(options.activity)
+    st[ACT_INC] = 1 << 20
+    st[CONFLICT_VAR] = -1
+    n_atoms = int(p.voff[-1])
+    # The database is bounded (clauses and literals): when it is full it is
+    # reduced (`clauses.reduce`), and a clause that still does not fit is not kept.
+    n_clauses = int(options.max_clauses) if options.learn else 1
+    n_lits = int(options.max_literals) if options.learn else 1
+    st[REDUCE_AT] = max(n_clauses // 4, 1)
+    big = n + 1 if options.learn else 1
+    learning_trail = trail if options.learn else 1
+    atoms = n_atoms + 1 if options.learn else 1
+    parts = [
+        np.zeros(learning_trail, dtype=np.int64),  # trail_new
+        np.zeros(learning_trail, dtype=np.int64),  # trail_reason
+        np.zeros(learning_trail, dtype=np.int64),  # trail_level
+        np.zeros(learning_trail, dtype=np.int64),  # trail_prev
+        np.full(big, -1, dtype=np.int64),  # vlast
+        (np.repeat(np.arange(n, dtype=np.int64), np.diff(p.voff)) if options.learn
+         else np.zeros(1, dtype=np.int64)),  # avar
+        np.zeros(big, dtype=np.int64),  # seen_neg
+        np.zeros(big, dtype=np.int64),  # seen_pos
+        np.zeros(big, dtype=np.int64),  # touched
+        np.zeros(2 * (atoms + 1), dtype=np.int64),  # lbuf
+        np.zeros(big, dtype=np.int64),  # activity
+        np.zeros(n_lits, dtype=np.int64),  # cl_lits
+        np.zeros(n_clauses, dtype=np.int64),  # cl_start
+        np.zeros(n_clauses, dtype=np.int64),  # cl_len
+        np.zeros(n_clauses, dtype=np.int64),  # cl_lbd
+        np.zeros(n_clauses, dtype=np.int64),  # cl_used
+        np.full(2 * atoms, -1, dtype=np.int64),  # whead
+        np.full(2 * n_clauses, -1, dtype=np.int64),  # wnext
+        np.zeros(6 * 64 if options.learn else 1, dtype=np.int64),  # ework
+    ]
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every
     # narrowing must wake that, and counting places would spare nothing.
@@ -198,8 +297,32 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         places=np.zeros(max(n_cons, 1) * 64, dtype=np.int64),
         values=np.zeros(max(n_cons, 1), dtype=np.int64),
         changed=np.zeros(max(n_cons, 1), dtype=np.int64),
+        learn=_pack_learning(st, parts),
         st=st,
     )
+
+
+def _pack_learning(st: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
+    """Learning's arrays (in the order of the L_* numbers) one after the
+    other, their starts in st[LEARN_AT:]. Without learning, nothing reads or
+    writes them: one element, and every part empty."""
+    assert len(parts) == N_LEARN_PARTS
+    if not st[OPT_LEARN]:
+        return np.zeros(1, dtype=np.int64)
+    st[LEARN_AT] = 0
+    st[LEARN_AT + 1:LEARN_AT + 1 + N_LEARN_PARTS] = np.cumsum([len(a) for a in parts])
+    return np.concatenate(parts)
+
+
+def learning_array(s: State, k: int) -> np.ndarray:
+    """Learning's array k (an L_* number) of state `s`, from Python."""
+    return s.learn[s.st[LEARN_AT + k]:s.st[LEARN_AT + k + 1]]
+
+
+@jit(inline="always")
+def part(s, k):
+    """Learning's array k (an L_* number), as a view into State.learn."""
+    return s.learn[s.st[LEARN_AT + k]:s.st[LEARN_AT + k + 1]]
 
 
 def incidence(kind: np.ndarray, cstart: np.ndarray, cvars: np.ndarray,

@@ -18,7 +18,15 @@ from __future__ import annotations
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.bitmask.bits import lowest, popcount
 from csp.backends.bitmask.domains import from_common, narrow, to_common
-from csp.backends.bitmask.layout import COUNTS_OFF, OPT_COUNTS, W_OWNER, W_PREV, W_REACH, jit
+from csp.backends.bitmask.layout import (
+    COUNTS_OFF,
+    OPT_COUNTS,
+    REASON,
+    W_OWNER,
+    W_PREV,
+    W_REACH,
+    jit,
+)
 
 
 @jit(inline="always")
@@ -70,6 +78,7 @@ def locked(p, s, c):
             continue
         # L7. [B's cells outside the overlap that may take a claimed value.]
         other = p.lc_other[k]
+        s.st[REASON] = p.kind.shape[0] + k  # (the explanation needs both A and B)
         if counted:
             cells = _cells_kept(p, s, k, claim)
         else:
@@ -84,6 +93,7 @@ def locked(p, s, c):
             if m & claim:
                 if not narrow(p, s, v, from_common(p, e, v, m & ~claim)):
                     return False
+    s.st[REASON] = c
     return True
 
 

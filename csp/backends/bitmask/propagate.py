@@ -8,7 +8,10 @@ waits for the first queue to empty, `instrong` marks it; see `OPT_DEFER`).
 A propagator is `f(p, s, c) -> bool`: it narrows the domains of constraint c's
 variables only through `domains.narrow`, runs to its own fixpoint (c stays
 marked queued while it runs, so its own narrowings do not wake it again), and
-returns False when a domain is wiped out or c cannot hold. `propagate` picks it
+returns False when a domain is wiped out or c cannot hold. A propagator reads
+and narrows only the variables of its own scope: then the generic explanation
+of its narrowings (`explain`) is sound, and a new kind is explained without
+more ado. `propagate` picks it
 by `Problem.kind[c]`: a new kind is one more branch there (see
 `csp.backends.bitmask.kernel` for the whole recipe).
 """
@@ -27,9 +30,12 @@ from csp.backends.bitmask.layout import (
     ALLDIFF,
     CIRCUIT,
     CLAUSE,
+    CLHEAD,
+    CONFLICT_VAR,
     COUNT,
     ELEMENT,
     LINEAR,
+    N_CLAUSES,
     NOGOOD,
     NOTEQUAL,
     OPT_DEFER,
@@ -39,6 +45,7 @@ from csp.backends.bitmask.layout import (
     PROPAGATIONS,
     QCOUNT,
     QHEAD,
+    REASON,
     REGULAR,
     REIFIED_EQUAL,
     REIFIED_LINEAR,
@@ -47,8 +54,10 @@ from csp.backends.bitmask.layout import (
     STRONG,
     SUBSETSUM,
     TABLE,
+    TRAIL,
     jit,
 )
+from csp.backends.bitmask.learned import propagate_clauses
 from csp.backends.bitmask.notequal import not_equal
 from csp.backends.bitmask.regular import regular
 from csp.backends.bitmask.reified import reified_equal, reified_linear
@@ -77,10 +86,18 @@ def propagate(p, s):
     after each of the narrowings the singles go on making."""
     st = s.st
     defer = st[OPT_DEFER] != 0 and (st[OPT_MATCHING] != 0 or st[OPT_LOCKED] != 0)
+    clauses = st[N_CLAUSES] > 0
     while True:
-        if st[QCOUNT] > 0:
+        if clauses and st[CLHEAD] < st[TRAIL]:
+            # The learned clauses first: they are cheap, and may fail at once.
+            c = -1
+            ok = propagate_clauses(p, s)
+        elif st[QCOUNT] > 0:
             c = _pop(s.queue, st, QHEAD, QCOUNT)
             st[PROPAGATIONS] += 1
+            # Every narrowing is recorded with its reason (see `explain`).
+            st[REASON] = c
+            st[CONFLICT_VAR] = -1
             # inq[c] stays 1 while c runs: each propagator reaches its own fixpoint.
             kind = p.kind[c]
             if kind == ALLDIFF:
@@ -125,15 +142,21 @@ def propagate(p, s):
             # c's own narrowings need no singles pass of c, nor another strong
             # run: matching leaves nothing to find.
             s.inq[c] = 1
+            st[REASON] = c
+            st[CONFLICT_VAR] = -1
             ok = all_different_strong(p, s, c)
             s.instrong[c] = 0
         else:
+            if not clauses:
+                st[CLHEAD] = st[TRAIL]
             return True
-        s.inq[c] = 0
+        if c >= 0:
+            s.inq[c] = 0
         if not ok:
-            s.weight[c] += 1
-            for e in range(p.cstart[c], p.cstart[c + 1]):
-                s.vweight[p.cvars[e]] += 1
+            if c >= 0:
+                s.weight[c] += 1
+                for e in range(p.cstart[c], p.cstart[c + 1]):
+                    s.vweight[p.cvars[e]] += 1
             while st[QCOUNT] > 0:
                 s.inq[_pop(s.queue, st, QHEAD, QCOUNT)] = 0
             while st[SCOUNT] > 0:

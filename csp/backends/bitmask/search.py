@@ -5,24 +5,30 @@ or a node budget."""
 from __future__ import annotations
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
+from csp.backends.bitmask.analyze import WORK_PER_NODE, maybe_restart, on_conflict
 from csp.backends.bitmask.bits import lowest, popcount
 from csp.backends.bitmask.branch import choose, is_last
 from csp.backends.bitmask.domains import count_places, from_common, narrow, undo
 from csp.backends.bitmask.layout import (
     COUNTS_OFF,
+    DECISION,
     DEPTH,
     EXHAUSTED,
     FAILURES,
+    FLOOR,
     FOUND,
     LAST_BIT,
     LAST_CHOICE,
+    LEARN_AFTER,
     NODES,
     OPT_COUNTS,
     OPT_LAST,
+    OPT_LEARN,
     OPT_PROBE,
     PAUSED,
     PHASE,
     PHASE_CHOOSE,
+    PHASE_CONFLICT,
     PHASE_DONE,
     PHASE_NEXT,
     PHASE_PROBE,
@@ -32,10 +38,13 @@ from csp.backends.bitmask.layout import (
     PROBES,
     QCOUNT,
     QHEAD,
+    REASON,
     RESTART,
     RESTART_AT,
     SOLUTIONS,
     TRAIL,
+    WORK,
+    WORK_STOP,
     jit,
 )
 from csp.backends.bitmask.propagate import propagate
@@ -71,6 +80,7 @@ def _probe(p, s, stop):
             m ^= bit
             mark = st[TRAIL]
             st[PROBES] += 1
+            st[REASON] = DECISION
             ok = narrow(p, s, v, bit) and propagate(p, s)
             undo(p, s, mark)
             if not ok:
@@ -87,6 +97,9 @@ def search(p, s, count_only, budget):
     st = s.st
     stop_at = st[NODES] + budget
     probe_stop = st[PROBES] + budget
+    # Learning's analyses count their steps: past the budget's worth, the call
+    # pauses, however few nodes it made (Ctrl-C and time limits stay prompt).
+    st[WORK_STOP] = st[WORK] + min(budget, 1 << 40) * WORK_PER_NODE
     while True:
         phase = st[PHASE]
         if phase == PHASE_DONE:
@@ -128,6 +141,7 @@ def search(p, s, count_only, budget):
             depth = st[DEPTH] + 1
             if not choose(p, s, depth):
                 st[SOLUTIONS] += 1
+                st[FLOOR] = depth - 1  # (see `analyze`: no backjump above a solution)
                 st[PHASE] = PHASE_NEXT
                 if not count_only:
                     return FOUND
@@ -135,6 +149,10 @@ def search(p, s, count_only, budget):
             st[DEPTH] = depth
             s.mark[depth] = st[TRAIL]
             st[PHASE] = PHASE_NEXT
+        elif phase == PHASE_CONFLICT:
+            if st[WORK] >= st[WORK_STOP]:
+                return PAUSED
+            _learn(p, s)
         else:  # PHASE_NEXT
             depth = st[DEPTH]
             if depth == 0:
@@ -144,8 +162,10 @@ def search(p, s, count_only, budget):
             rem = s.rem[depth]
             if rem == 0:
                 st[DEPTH] = depth - 1
+                if st[FLOOR] > depth - 1:
+                    st[FLOOR] = depth - 1
                 continue
-            if st[NODES] >= stop_at:
+            if st[NODES] >= stop_at or st[WORK] >= st[WORK_STOP]:
                 return PAUSED
             if 0 < st[RESTART_AT] <= st[FAILURES]:
                 return RESTART
@@ -158,6 +178,9 @@ def search(p, s, count_only, budget):
                 e = p.cstart[c] + lowest(bit)
                 v = p.cvars[e]
                 bit = from_common(p, e, v, s.vbit[depth])
+            if bit & s.dom[v] == 0:
+                continue  # ruled out by a learned clause (see `analyze`)
+            st[REASON] = DECISION
             if narrow(p, s, v, bit) and propagate(p, s):
                 st[PHASE] = PHASE_CHOOSE
                 if st[LAST_CHOICE] != 0 and is_last(s, depth):
@@ -168,3 +191,13 @@ def search(p, s, count_only, budget):
                     w = s.var_at[depth]
                     st[LAST_CHOICE] = w + 1 if w >= 0 else w
                     st[LAST_BIT] = s.vbit[depth]
+                if st[OPT_LEARN] != 0 and st[FAILURES] >= st[LEARN_AFTER]:
+                    _learn(p, s)
+
+
+@jit(inline="always")
+def _learn(p, s):
+    """Learn from the failure at level DEPTH (`analyze`), and restart when due."""
+    on_conflict(p, s)
+    if s.st[PHASE] == PHASE_CHOOSE:
+        maybe_restart(p, s)

@@ -1,0 +1,156 @@
+"""`bitmask` learning from its conflicts (`learn=True`): counts and solutions
+as without it, on random models of the whole model language (csp.fuzz)
+against brute force, and every clause it learns holds in every solution."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from shared_models import queens_model
+
+import csp
+from csp.backends.bitmask import BitmaskBackend, BitmaskSearch, layout
+from csp.fuzz.compare import brute_force
+from csp.fuzz.models import random_model
+
+LEARN = {"learn": True, "learn_after": 0, "learn_restart": 3}
+"""Learning from the first conflict, restarting often: the most to go wrong."""
+
+
+def _learned_clauses(search: BitmaskSearch) -> list[list[tuple[int, int, bool]]]:
+    """The clauses in the database, as (variable, value index, is x = k)."""
+    s, p = search.state, search.arrays
+    owner = {a: x for x in range(len(p.dom0)) for a in range(int(p.voff[x]), int(p.voff[x + 1]))}
+    clauses = []
+    for i in range(int(s.st[layout.N_CLAUSES])):
+        start = int(layout.learning_array(s, layout.L_CL_START)[i])
+        length = int(layout.learning_array(s, layout.L_CL_LEN)[i])
+        clause = []
+        for lit in layout.learning_array(s, layout.L_CL_LITS)[start:start + length].tolist():
+            x = owner[lit >> 1]
+            clause.append((x, (lit >> 1) - int(p.voff[x]), lit & 1 == 0))
+        clauses.append(clause)
+    return clauses
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_models_learning_against_brute_force(seed: int) -> None:
+    model = random_model(random.Random(seed)).build()
+    plain = csp.count(model, BitmaskBackend()).count
+    learning = csp.count(model, BitmaskBackend(**LEARN))
+    assert learning.count == plain
+    oracle = brute_force(model)
+    if oracle is not None:
+        assert learning.count == len(oracle)
+
+
+def test_learned_clauses_hold_in_every_solution() -> None:
+    """A learned clause is implied by the model: no solution violates it."""
+    model = queens_model(8)
+    search = BitmaskSearch(model, BitmaskBackend(**LEARN).options)
+    solutions = list(search)
+    assert len(solutions) == 92  # OEIS A000170
+    stats = search.stats.extra
+    assert stats["conflicts"] > 0 and stats["learned"] > 0
+    names = search.compiled.names
+    values = search.compiled.values
+    clauses = _learned_clauses(search)
+    assert clauses
+    for solution in solutions:
+        index = [values[x].index(solution[name]) for x, name in enumerate(names)]
+        for clause in clauses:
+            assert any((index[x] == k) == positive for x, k, positive in clause), clause
+
+
+def test_many_solutions_none_lost_none_repeated() -> None:
+    """Many conflicts between solutions: backjumps stop at the floor."""
+    model = queens_model(10)
+    backend = BitmaskBackend(**LEARN)
+    assert backend.count(model).count == 724  # OEIS A000170
+    found = [tuple(sorted(s.items(), key=repr)) for s in backend.solutions(model)]
+    assert len(found) == len(set(found)) == 724
+
+
+def test_a_tiny_database_is_pruned_not_outgrown() -> None:
+    model = queens_model(9)
+    backend = BitmaskBackend(**LEARN, max_clauses=16, max_literals=64)
+    result = backend.count(model)
+    assert result.count == 352  # OEIS A000170
+    assert result.stats.extra["learned"] > 16  # more than fit at once: reduced on the way
+
+
+def test_learning_is_off_by_default_and_switches_are_checked() -> None:
+    result = BitmaskBackend().count(queens_model(6))
+    assert result.stats.extra["conflicts"] == 0
+    with pytest.raises(TypeError, match="learn must be True or False"):
+        BitmaskBackend(learn="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_clauses must be a whole number >= 16"):
+        BitmaskBackend(learn=True, max_clauses=3)
+
+
+def _run_in_slices(model, budget: int) -> tuple[list[int], set[int]]:
+    """Count `model` learning, by kernel calls of `budget` nodes: the figures
+    (solutions, nodes, conflicts, learned) and the phases it paused in."""
+    from csp.backends.bitmask import kernel
+
+    search = BitmaskSearch(model, BitmaskBackend(**LEARN).options)
+    paused_in = set()
+    while kernel.search(search.arrays, search.state, True, budget) == layout.PAUSED:
+        paused_in.add(int(search.state.st[layout.PHASE]))
+    st = search.state.st
+    return [int(st[k]) for k in (layout.SOLUTIONS, layout.NODES, layout.CONFLICTS,
+                                 layout.LEARNED)], paused_in
+
+
+def test_a_kernel_call_pauses_inside_learning_and_resumes_exactly() -> None:
+    """A call pauses after its node budget, or its budget's worth of analysis
+    (`analyze.WORK_PER_NODE`), even between the analyses of a cascade of
+    conflicts: that is where Ctrl-C and time limits are seen. Resumed, the
+    search is the same, node for node and conflict for conflict."""
+    model = queens_model(10)
+    whole, _ = _run_in_slices(model, 1 << 30)
+    sliced, paused_in = _run_in_slices(model, 1)
+    assert whole == sliced and whole[0] == 724  # OEIS A000170
+    assert layout.PHASE_CONFLICT in paused_in  # (work ran out between two analyses)
+
+
+def test_ctrl_c_stops_a_learning_search_with_what_it_found(shared_data) -> None:
+    """A real SIGINT to a process counting a hard 36x36 sudoku with learning:
+    the count ends INTERRUPTED (no traceback), its conflicts so far reported."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    large = shared_data / "sudoku" / "sudoku_large.json"
+    script = (
+        "import json, sys, time\n"
+        "from pathlib import Path\n"
+        "from csp.backends.bitmask import BitmaskBackend\n"
+        "from csp.problems import sudoku\n"
+        f"data = json.loads(Path({str(large)!r}).read_text())['puzzles']\n"
+        "p = next(p for p in data if p['name'] == 'michael404-TestData36-minimal2')\n"
+        "model = sudoku.declare_model(sudoku.parse(p['puzzle'], symbols=p['symbols'])[0])\n"
+        "def progress(stats):\n"
+        "    print('searching', flush=True)\n"
+        "result = BitmaskBackend(learn=True).count(model, progress=progress)\n"
+        "print(result.status.value, result.stats.extra['conflicts'], time.perf_counter(),\n"
+        "      flush=True)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "searching"  # (past import and JIT)
+        time.sleep(1.0)  # deep in the search, learning
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    lines = out.split()
+    assert "INTERRUPTED" in lines, err
+    assert int(lines[lines.index("INTERRUPTED") + 1]) > 0
+    assert "Traceback" not in err
