@@ -93,6 +93,12 @@ class BadMember(InputError, BackendUnavailable):
     a backend that cannot run."""
 
 
+class BadOption(InputError, BackendUnavailable):
+    """A backend named with options it does not have, or a value an option
+    does not take (`bitmask:learn=maybe`): bad input, and a backend that
+    cannot run. The message lists the options."""
+
+
 def refuse_string(value: object, what: str) -> None:
     """Refuse a str (or bytes) where a list is expected: iterating it would
     silently declare one thing per character (`AllDifferent("xy")` is x and y,

@@ -4,16 +4,21 @@ against brute force, and every clause it learns holds in every solution."""
 
 from __future__ import annotations
 
+import pickle
 import random
+from pathlib import Path
 
 import pytest
 from shared_models import queens_model
 
 import csp
 from csp.backends.bitmask import BitmaskBackend, BitmaskSearch, layout
+from csp.cli import main
+from csp.errors import BadOption
 from csp.fuzz.compare import brute_force
 from csp.fuzz.models import random_model
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LEARN = {"learn": True, "learn_after": 0, "learn_restart": 3}
 """Learning from the first conflict, restarting often: the most to go wrong."""
 
@@ -87,6 +92,30 @@ def test_learning_is_off_by_default_and_switches_are_checked() -> None:
         BitmaskBackend(learn="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_clauses must be a whole number >= 16"):
         BitmaskBackend(learn=True, max_clauses=3)
+
+
+def test_options_by_name_for_the_command_line(capsys) -> None:
+    learning = csp.backends.get("bitmask:learn:learn_restart=3")
+    assert learning.name == "bitmask:learn:learn_restart=3"
+    assert learning.options.learn and learning.options.learn_restart == 3
+    result = csp.count(queens_model(8), learning)
+    assert result.count == 92 and result.stats.extra["conflicts"] > 0  # OEIS A000170
+    again = pickle.loads(pickle.dumps(learning))  # (how a worker process gets it)
+    assert again.name == learning.name and again.options == learning.options
+    plain = csp.backends.get("bitmask:matching=off:probe=false").options
+    assert (plain.matching, plain.locked, plain.probe) == (False, True, False)
+    for spec, message in [("bitmask:nope", "no option 'nope'; bitmask's options: matching"),
+                          ("bitmask:learn=maybe", "learn takes true or false, not 'maybe'"),
+                          ("bitmask:learn_after", "learn_after takes a value"),
+                          ("bitmask:learn_after=x", "takes a whole number, not 'x'"),
+                          ("bitmask:max_clauses=3", "max_clauses must be a whole number >= 16")]:
+        with pytest.raises(BadOption, match=message):
+            csp.backends.get(spec)
+    sudoku = str(EXAMPLES / "sudoku.txt")
+    assert main(["solve", "sudoku", sudoku, "--backend", "bitmask:learn"]) == 0
+    assert capsys.readouterr().out.startswith("417369825632158947")
+    assert main(["solve", "sudoku", sudoku, "--backend", "bitmask:learn=maybe"]) == 2
+    assert "learn takes true or false, not 'maybe'" in capsys.readouterr().err
 
 
 def _run_in_slices(model, budget: int) -> tuple[list[int], set[int]]:

@@ -24,6 +24,7 @@ explored subtrees as nogoods and the failure weights (`learn`).
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import ClassVar
@@ -41,6 +42,7 @@ from csp.backends.base import (
 )
 from csp.backends.bitmask import compile_globals, family, kernel, layout, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
+from csp.errors import BadOption
 from csp.model import Assignment, Model
 from csp.result import Result, Stats, Status
 
@@ -163,6 +165,43 @@ class BitmaskBackend:
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
                                       defer, counts, last, learn, learn_after, learn_restart,
                                       max_clauses, max_literals, activity)
+
+    def configured(self, options: str) -> BitmaskBackend:
+        """This backend with `options`, for `backends.get("bitmask:OPTIONS")`
+        and the command line's `--backend` / `--backends`: the keyword
+        arguments of `BitmaskBackend`, separated by colons, a bare name
+        switching a technique on. Its name is the whole spec, so results and
+        bench tables tell the configurations apart.
+
+        >>> from csp import backends
+        >>> learning = backends.get("bitmask:learn:learn_after=500")
+        >>> learning.name, learning.options.learn, learning.options.learn_after
+        ('bitmask:learn:learn_after=500', True, 500)
+        >>> backends.get("bitmask:learn=maybe")
+        Traceback (most recent call last):
+        ...
+        csp.errors.BadOption: bitmask:learn=maybe: learn takes true or false, not 'maybe'
+        """
+        spec = f"bitmask:{options}"
+        defaults = {name: param.default for name, param
+                    in inspect.signature(BitmaskBackend.__init__).parameters.items()
+                    if param.kind is inspect.Parameter.KEYWORD_ONLY}
+        chosen: dict[str, object] = {}
+        for word in (word.strip() for word in options.split(":")):
+            if not word:
+                continue
+            key, equals, text = word.partition("=")
+            key = key.strip().replace("-", "_")
+            if key not in defaults:
+                raise BadOption(f"{spec}: no option {key!r}; bitmask's options: "
+                                f"{', '.join(defaults)}")
+            chosen[key] = _option_value(spec, key, defaults[key], text.strip() if equals else None)
+        try:
+            backend = type("BitmaskBackend", (BitmaskBackend,),
+                           {"name": spec, "__reduce__": _by_name})(**chosen)
+        except (TypeError, ValueError) as err:
+            raise BadOption(f"{spec}: {err}") from None
+        return backend
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that
@@ -307,3 +346,33 @@ def _family_result(compiled: Compiled, out: np.ndarray, found: np.ndarray, count
 
 
 __all__ = ["MAX_VALUES", "PAUSED", "BitmaskBackend", "BitmaskSearch", "Prepared"]
+
+
+_TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
+
+
+def _option_value(spec: str, key: str, default: object, text: str | None) -> object:
+    """The value of option `key` written `text` (None: the bare name, which
+    switches a technique on), of the type of its default."""
+    if isinstance(default, bool):
+        if text is None or text.lower() in _TRUE:
+            return True
+        if text.lower() in _FALSE:
+            return False
+        raise BadOption(f"{spec}: {key} takes true or false, not {text!r}")
+    if text is None:
+        raise BadOption(f"{spec}: {key} takes a value, as in {key}={default}")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise BadOption(f"{spec}: {key} takes a whole number, not {text!r}") from None
+    return text
+
+
+def _by_name(backend: BitmaskBackend) -> tuple[object, ...]:
+    """A configured backend is a class made on the fly: sent elsewhere (to a
+    worker process) by its name, which holds its options."""
+    from csp import backends
+
+    return (backends.get, (backend.name,))
