@@ -123,7 +123,10 @@ def _run_in_slices(model, budget: int) -> tuple[list[int], set[int]]:
     (solutions, nodes, conflicts, learned) and the phases it paused in."""
     from csp.backends.bitmask import kernel
 
-    search = BitmaskSearch(model, BitmaskBackend(**LEARN).options)
+    # (The largest database, not one to the problem's size: a cascade of
+    # conflicts long enough to pause in.)
+    backend = BitmaskBackend(**LEARN, max_clauses=1 << 16, max_literals=1 << 22)
+    search = BitmaskSearch(model, backend.options)
     paused_in = set()
     while kernel.search(search.arrays, search.state, True, budget) == layout.PAUSED:
         paused_in.add(int(search.state.st[layout.PHASE]))

@@ -118,7 +118,7 @@ class BitmaskBackend:
                  wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
                  defer: bool = True, counts: bool = True, last: bool = False,
                  learn: bool = False, learn_after: int = 0, learn_restart: int = 100,
-                 max_clauses: int = 1 << 16, max_literals: int = 1 << 22,
+                 max_clauses: int | None = None, max_literals: int | None = None,
                  activity: bool = True) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
@@ -144,7 +144,9 @@ class BitmaskBackend:
         (docs/explanation/bitmask.md), from `learn_after` failures on,
         restarting every `learn_restart` conflicts times Luby's sequence
         (0: never), in a database of at most `max_clauses` clauses and
-        `max_literals` literals; `activity`: with learning, branch by the
+        `max_literals` literals (None: to the problem's size, 4 clauses of 64
+        literals per value of each variable, at most 65,536 clauses and
+        4,194,304 literals); `activity`: with learning, branch by the
         variables' activity in conflicts (False: by failure weights). Solution
         counts do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
@@ -160,11 +162,13 @@ class BitmaskBackend:
                    "learn_restart": (learn_restart, 0), "max_clauses": (max_clauses, 16),
                    "max_literals": (max_literals, 64)}
         for name, (number, least) in counts_.items():
+            if number is None and name.startswith("max_"):
+                continue  # (to the problem's size)
             if isinstance(number, bool) or not isinstance(number, int) or number < least:
                 raise ValueError(f"{name} must be a whole number >= {least}, not {number!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
                                       defer, counts, last, learn, learn_after, learn_restart,
-                                      max_clauses, max_literals, activity)
+                                      max_clauses or 0, max_literals or 0, activity)
 
     def configured(self, options: str) -> BitmaskBackend:
         """This backend with `options`, for `backends.get("bitmask:OPTIONS")`
@@ -361,8 +365,8 @@ def _option_value(spec: str, key: str, default: object, text: str | None) -> obj
             return False
         raise BadOption(f"{spec}: {key} takes true or false, not {text!r}")
     if text is None:
-        raise BadOption(f"{spec}: {key} takes a value, as in {key}={default}")
-    if isinstance(default, int):
+        raise BadOption(f"{spec}: {key} takes a value, as in {key}={default or 1000}")
+    if default is None or isinstance(default, int):
         try:
             return int(text)
         except ValueError:

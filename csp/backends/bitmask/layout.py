@@ -213,7 +213,7 @@ Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places"
                                  "defer", "counts", "last", "learn", "learn_after",
                                  "learn_restart", "max_clauses", "max_literals", "activity"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
-                               False, 0, 100, 1 << 16, 1 << 22, True])
+                               False, 0, 100, 0, 0, True])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -243,8 +243,14 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     n_atoms = int(p.voff[-1])
     # The database is bounded (clauses and literals): when it is full it is
     # reduced (`clauses.reduce`), and a clause that still does not fit is not kept.
-    n_clauses = int(options.max_clauses) if options.learn else 1
-    n_lits = int(options.max_literals) if options.learn else 1
+    # Unless the options bound it (0: no bound given), a small problem gets a
+    # database to its size (4 clauses of 64 literals per atom at most): its
+    # arrays are made and copied per search, and the largest database costs a
+    # 9x9 sudoku ten times its search.
+    n_clauses = int(options.max_clauses) or min(1 << 16, max(1024, 4 * n_atoms))
+    n_lits = int(options.max_literals) or min(1 << 22, 64 * n_clauses)
+    if not options.learn:
+        n_clauses = n_lits = 1
     st[REDUCE_AT] = max(n_clauses // 4, 1)
     big = n + 1 if options.learn else 1
     learning_trail = trail if options.learn else 1
