@@ -92,6 +92,7 @@ class BitmaskSearch(SlicedSearch):
         stats.extra["conflicts"] = int(st[layout.CONFLICTS])
         stats.extra["learned"] = int(st[layout.LEARNED])
         stats.extra["backjumps"] = int(st[layout.BACKJUMPS])
+        stats.extra["minimised"] = int(st[layout.MINIMISED])
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
 
@@ -117,7 +118,7 @@ class BitmaskBackend:
                  defer: bool = True, counts: bool = True, last: bool = False,
                  learn: bool = False, learn_after: int = 0, learn_restart: int = 100,
                  max_clauses: int = 1 << 16, max_literals: int = 1 << 22,
-                 activity: bool = True) -> None:
+                 activity: bool = True, minimise: bool = False) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -143,13 +144,17 @@ class BitmaskBackend:
         restarting every `learn_restart` conflicts times Luby's sequence
         (0: never), in a database of at most `max_clauses` clauses and
         `max_literals` literals; `activity`: with learning, branch by the
-        variables' activity in conflicts (False: by failure weights). Solution
+        variables' activity in conflicts (False: by failure weights);
+        `minimise`: with learning, drop from each learned clause the literals
+        that its other literals imply through their explanations (off by
+        default: on the large sudokus it drops few literals for much time,
+        bench/RESULTS.md). Solution
         counts do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
         switches = {"matching": matching, "locked": locked, "probe": probe, "places": places,
                     "defer": defer, "counts": counts, "last": last, "learn": learn,
-                    "activity": activity}
+                    "activity": activity, "minimise": minimise}
         for name, value in switches.items():
             # A truthy string such as "no" would silently switch a technique on.
             if not isinstance(value, bool):
@@ -162,7 +167,7 @@ class BitmaskBackend:
                 raise ValueError(f"{name} must be a whole number >= {least}, not {number!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
                                       defer, counts, last, learn, learn_after, learn_restart,
-                                      max_clauses, max_literals, activity)
+                                      max_clauses, max_literals, activity, minimise)
 
     def refuses(self, problem: Model) -> str | None:
         """Why this backend cannot take `problem` (None if it can): a domain that

@@ -36,7 +36,9 @@ from csp.backends.bitmask.domains import from_common, to_common
 from csp.backends.bitmask.layout import (
     ACT_INC,
     ALLDIFF,
+    AN_CHECK,
     AN_COUNTER,
+    AN_FAIL,
     AN_LEVEL,
     AN_OUT,
     AN_TOUCHED,
@@ -116,6 +118,9 @@ def add_neg(p, s, an, x, mask):
     mask &= ~seen_neg[x]
     if mask == 0:
         return
+    if an[AN_CHECK] != 0:
+        _check_neg(p, s, an, x, mask)
+        return
     e = vlast[x]
     level = an[AN_LEVEL]
     d = s.dom[x]
@@ -161,12 +166,44 @@ def add_pos(p, s, an, x, bit):
     lev = trail_level[e]
     if lev == 0:
         return
+    if an[AN_CHECK] != 0:  # implied if every other value of x is out (in the set)
+        if (part(s, L_SEEN_NEG)[x] | bit) & p.full[x] != p.full[x]:
+            an[AN_FAIL] = 1
+        return
     _touch(s, an, x)
     seen_pos[x] |= bit
     if lev == an[AN_LEVEL]:
         an[AN_COUNTER] += 1
     else:  # in the clause: x != k
         _push(p, s, an, ((p.voff[x] + lowest(bit)) << 1) | 1, lev)
+
+
+@jit
+def _check_neg(p, s, an, x, mask):
+    """Minimisation (`minimise`): are the literals x != k (bits of `mask`,
+    not in the conflict set themselves) implied by it? Yes if removed at
+    level 0, or if the set holds x = b, made true before the entry being
+    checked (so that no literal is dropped on the word of a later one).
+    AN_FAIL is set if not."""
+    seen_pos = part(s, L_SEEN_POS)
+    trail_level = part(s, L_TRAIL_LEVEL)
+    trail_new = part(s, L_TRAIL_NEW)
+    trail_prev = part(s, L_TRAIL_PREV)
+    e = part(s, L_VLAST)[x]
+    b = seen_pos[x]
+    if b != 0 and b & mask == 0 and s.dom[x] == b and 0 <= e < an[AN_CHECK] - 1:
+        return
+    while mask != 0 and e >= 0:
+        an[AN_WORK] += 1
+        r = s.trail_mask[e] & ~trail_new[e] & mask
+        if r != 0:
+            if trail_level[e] > 0:
+                an[AN_FAIL] = 1
+                return
+            mask &= ~r
+        e = trail_prev[e]
+    if mask != 0:
+        an[AN_FAIL] = 1
 
 
 @jit
