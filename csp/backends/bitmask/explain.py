@@ -300,6 +300,32 @@ def hall(p, s, an, c, t, skip, valbit):
 
 
 @jit
+def hidden_single(p, s, an, c, t, skip, valbit):
+    """Explain at once every value the cell of `skip` lost when it was fixed
+    to common value `valbit`, if that was a hidden single: just before t, no
+    other cell of c had the value, and c's cells have (from the start) no
+    more values than cells, so each value is used. The explanation is then
+    the other cells' y != value, where a Hall set per lost value would take
+    a matching each. False if it was not one (the caller explains
+    otherwise)."""
+    a, b = p.cstart[c], p.cstart[c + 1]
+    union = 0
+    for e in range(a, b):
+        y = p.cvars[e]
+        union |= to_common(p, e, p.full[y])
+        if y != skip and to_common(p, e, dom_at(s, y, t)) & valbit:
+            return False
+    an[AN_WORK] += b - a
+    if popcount(union) != b - a:
+        return False
+    for e in range(a, b):
+        y = p.cvars[e]
+        if y != skip:
+            add_neg(p, s, an, y, from_common(p, e, y, valbit))
+    return True
+
+
+@jit
 def _augment(w, start):
     """Match cell `start` by an augmenting path (breadth first over values)."""
     # w[192:256]: per value, the cell it was reached from; w[256]: reached values.
@@ -391,6 +417,9 @@ def entry(p, s, an, t, sn, sp):
         for e in range(p.cstart[r], p.cstart[r + 1]):
             if p.cvars[e] != x:
                 continue
+            if (sn & (sn - 1) != 0 and new != 0 and new & (new - 1) == 0
+                    and hidden_single(p, s, an, r, t, x, to_common(p, e, new))):
+                return
             m = sn
             while m != 0:
                 bit = m & -m
