@@ -10,7 +10,9 @@ its reason (the constraint that made it, `State.trail_reason`):
   x = v the cells H of c have only |H| - 1 values left for them (N(H)): the
   literals y != w, for y in H and w outside N(H) and v. Naked and hidden
   singles, every subset of `matching`, and the pigeonhole test all explain
-  so; a conflict of c is a Hall set of the current domains;
+  so; a conflict of c is a Hall set of the current domains. A cell fixed
+  by a hidden single (where c has no more values than cells) is explained
+  at once, by the other cells' y != v (`hidden_single`);
 - the intersection of two all-differents (`locked`: A claims v in B): the
   cells of A outside B do not take v, and A has no more values than cells;
 - a linear sum, by bounds: the values below each other variable's least
