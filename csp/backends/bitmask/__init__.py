@@ -94,6 +94,7 @@ class BitmaskSearch(SlicedSearch):
         stats.extra["conflicts"] = int(st[layout.CONFLICTS])
         stats.extra["learned"] = int(st[layout.LEARNED])
         stats.extra["backjumps"] = int(st[layout.BACKJUMPS])
+        stats.extra["minimised"] = int(st[layout.MINIMISED])
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
 
@@ -119,7 +120,7 @@ class BitmaskBackend:
                  defer: bool = True, counts: bool = True, last: bool = False,
                  learn: bool = False, learn_after: int = 0, learn_restart: int = 100,
                  max_clauses: int | None = None, max_literals: int | None = None,
-                 activity: bool = True) -> None:
+                 activity: bool = True, minimise: bool = False) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -147,13 +148,17 @@ class BitmaskBackend:
         `max_literals` literals (None: to the problem's size, 4 clauses of 64
         literals per value of each variable, at most 65,536 clauses and
         4,194,304 literals); `activity`: with learning, branch by the
-        variables' activity in conflicts (False: by failure weights). Solution
+        variables' activity in conflicts (False: by failure weights);
+        `minimise`: with learning, drop from each learned clause the literals
+        that its other literals imply through their explanations (off by
+        default: on the large sudokus it drops few literals for much time,
+        bench/RESULTS.md). Solution
         counts do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
         switches = {"matching": matching, "locked": locked, "probe": probe, "places": places,
                     "defer": defer, "counts": counts, "last": last, "learn": learn,
-                    "activity": activity}
+                    "activity": activity, "minimise": minimise}
         for name, value in switches.items():
             # A truthy string such as "no" would silently switch a technique on.
             if not isinstance(value, bool):
@@ -168,7 +173,7 @@ class BitmaskBackend:
                 raise ValueError(f"{name} must be a whole number >= {least}, not {number!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
                                       defer, counts, last, learn, learn_after, learn_restart,
-                                      max_clauses or 0, max_literals or 0, activity)
+                                      max_clauses or 0, max_literals or 0, activity, minimise)
 
     def configured(self, options: str) -> BitmaskBackend:
         """This backend with `options`, for `backends.get("bitmask:OPTIONS")`

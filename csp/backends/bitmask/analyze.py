@@ -61,6 +61,7 @@ from csp.backends.bitmask.layout import (
     LAST_CHOICE,
     LEARNED,
     LUBY_I,
+    OPT_MINIMISE,
     OPT_RESTART,
     PHASE,
     PHASE_CHOOSE,
@@ -77,11 +78,14 @@ from csp.backends.bitmask.layout import (
     part,
 )
 from csp.backends.bitmask.learned import add_clause
+from csp.backends.bitmask.minimise import minimise
 from csp.backends.bitmask.propagate import propagate
 
 MAX_WORK = 1 << 22
 """An analysis that takes more steps than this is given up (the search then
 goes on as without learning): no conflict stalls the kernel's time checks."""
+MAX_LBD_SCAN = 512
+"""The longest clause whose distinct levels are counted (pairwise)."""
 WORK_PER_NODE = 1 << 12
 """Steps of analysis (about a node's time) a call of the kernel may take per
 node of its budget: past them it pauses (`search`), at the next decision or
@@ -133,6 +137,8 @@ def analyze(p, s, level):
             else:
                 lbuf[0] = ((p.voff[x] + lowest(new)) << 1) | 1  # x != b
             n = st[AN_OUT]
+            if st[OPT_MINIMISE] != 0:
+                n = minimise(p, s, n)
             break
         st[AN_COUNTER] -= here
         explain.entry(p, s, st, t, sn, sp)
@@ -174,7 +180,7 @@ def _levels(s, n):
     if at > 1:
         lbuf[1], lbuf[at] = lbuf[at], lbuf[1]
         lbuf[half + 1], lbuf[half + at] = lbuf[half + at], lbuf[half + 1]
-    if n > 64:
+    if n > MAX_LBD_SCAN:  # (quadratic: a longer clause counts a level per literal)
         return deepest, n
     distinct = 1
     for i in range(1, n):

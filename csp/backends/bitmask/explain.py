@@ -10,7 +10,9 @@ its reason (the constraint that made it, `State.trail_reason`):
   x = v the cells H of c have only |H| - 1 values left for them (N(H)): the
   literals y != w, for y in H and w outside N(H) and v. Naked and hidden
   singles, every subset of `matching`, and the pigeonhole test all explain
-  so; a conflict of c is a Hall set of the current domains;
+  so; a conflict of c is a Hall set of the current domains. A cell fixed
+  by a hidden single (where c has no more values than cells) is explained
+  at once, by the other cells' y != v (`hidden_single`);
 - the intersection of two all-differents (`locked`: A claims v in B): the
   cells of A outside B do not take v, and A has no more values than cells;
 - a linear sum, by bounds: the values below each other variable's least
@@ -36,7 +38,9 @@ from csp.backends.bitmask.domains import from_common, to_common
 from csp.backends.bitmask.layout import (
     ACT_INC,
     ALLDIFF,
+    AN_CHECK,
     AN_COUNTER,
+    AN_FAIL,
     AN_LEVEL,
     AN_OUT,
     AN_TOUCHED,
@@ -116,6 +120,9 @@ def add_neg(p, s, an, x, mask):
     mask &= ~seen_neg[x]
     if mask == 0:
         return
+    if an[AN_CHECK] != 0:
+        _check_neg(p, s, an, x, mask)
+        return
     e = vlast[x]
     level = an[AN_LEVEL]
     d = s.dom[x]
@@ -161,12 +168,44 @@ def add_pos(p, s, an, x, bit):
     lev = trail_level[e]
     if lev == 0:
         return
+    if an[AN_CHECK] != 0:  # implied if every other value of x is out (in the set)
+        if (part(s, L_SEEN_NEG)[x] | bit) & p.full[x] != p.full[x]:
+            an[AN_FAIL] = 1
+        return
     _touch(s, an, x)
     seen_pos[x] |= bit
     if lev == an[AN_LEVEL]:
         an[AN_COUNTER] += 1
     else:  # in the clause: x != k
         _push(p, s, an, ((p.voff[x] + lowest(bit)) << 1) | 1, lev)
+
+
+@jit
+def _check_neg(p, s, an, x, mask):
+    """Minimisation (`minimise`): are the literals x != k (bits of `mask`,
+    not in the conflict set themselves) implied by it? Yes if removed at
+    level 0, or if the set holds x = b, made true before the entry being
+    checked (so that no literal is dropped on the word of a later one).
+    AN_FAIL is set if not."""
+    seen_pos = part(s, L_SEEN_POS)
+    trail_level = part(s, L_TRAIL_LEVEL)
+    trail_new = part(s, L_TRAIL_NEW)
+    trail_prev = part(s, L_TRAIL_PREV)
+    e = part(s, L_VLAST)[x]
+    b = seen_pos[x]
+    if b != 0 and b & mask == 0 and s.dom[x] == b and 0 <= e < an[AN_CHECK] - 1:
+        return
+    while mask != 0 and e >= 0:
+        an[AN_WORK] += 1
+        r = s.trail_mask[e] & ~trail_new[e] & mask
+        if r != 0:
+            if trail_level[e] > 0:
+                an[AN_FAIL] = 1
+                return
+            mask &= ~r
+        e = trail_prev[e]
+    if mask != 0:
+        an[AN_FAIL] = 1
 
 
 @jit
@@ -263,6 +302,32 @@ def hall(p, s, an, c, t, skip, valbit):
 
 
 @jit
+def hidden_single(p, s, an, c, t, skip, valbit):
+    """Explain at once every value the cell of `skip` lost when it was fixed
+    to common value `valbit`, if that was a hidden single: just before t, no
+    other cell of c had the value, and c's cells have (from the start) no
+    more values than cells, so each value is used. The explanation is then
+    the other cells' y != value, where a Hall set per lost value would take
+    a matching each. False if it was not one (the caller explains
+    otherwise)."""
+    a, b = p.cstart[c], p.cstart[c + 1]
+    union = 0
+    for e in range(a, b):
+        y = p.cvars[e]
+        union |= to_common(p, e, p.full[y])
+        if y != skip and to_common(p, e, dom_at(s, y, t)) & valbit:
+            return False
+    an[AN_WORK] += b - a
+    if popcount(union) != b - a:
+        return False
+    for e in range(a, b):
+        y = p.cvars[e]
+        if y != skip:
+            add_neg(p, s, an, y, from_common(p, e, y, valbit))
+    return True
+
+
+@jit
 def _augment(w, start):
     """Match cell `start` by an augmenting path (breadth first over values)."""
     # w[192:256]: per value, the cell it was reached from; w[256]: reached values.
@@ -354,6 +419,9 @@ def entry(p, s, an, t, sn, sp):
         for e in range(p.cstart[r], p.cstart[r + 1]):
             if p.cvars[e] != x:
                 continue
+            if (sn & (sn - 1) != 0 and new != 0 and new & (new - 1) == 0
+                    and hidden_single(p, s, an, r, t, x, to_common(p, e, new))):
+                return
             m = sn
             while m != 0:
                 bit = m & -m

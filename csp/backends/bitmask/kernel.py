@@ -49,6 +49,7 @@ The kernel's modules, each one job, in the order they build on each other:
     branch        the next choice (fewest alternatives, wdeg), last conflict
     explain       learning: why each narrowing on the trail happened (literals)
     learned       learning: the learned clauses' database, two watched literals
+    minimise      learning: drop the learned literals the others imply
     analyze       learning: first-UIP analysis, backjumps, restarts
     search        the resumable loop: root, probing, branch, backtrack
 

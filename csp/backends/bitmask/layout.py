@@ -160,7 +160,11 @@ AN_TOUCHED = 48  # ... the variables marked (in touched)
 AN_WORK = 49  # ... the steps it took (an analysis past MAX_WORK is given up)
 WORK = 50  # the steps of every analysis so far (explanations, the trail walked)
 WORK_STOP = 51  # this call of the kernel pauses once WORK reaches it (`search`)
-LEARN_AT = 52  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
+OPT_MINIMISE = 52  # 1: learned clauses are minimised (`minimise`)
+AN_CHECK = 53  # minimisation: 1 + the trail entry whose explanation is being checked, or 0
+AN_FAIL = 54  # ... 1 once a literal of that explanation is not implied by the clause
+MINIMISED = 55  # literals minimisation removed from learned clauses
+LEARN_AT = 56  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
 STATE_SIZE = LEARN_AT + 19 + 1
 
 # Learning's arrays, packed into the one field State.learn: the kernel's calls
@@ -211,9 +215,10 @@ RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 
 Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
                                  "defer", "counts", "last", "learn", "learn_after",
-                                 "learn_restart", "max_clauses", "max_literals", "activity"],
+                                 "learn_restart", "max_clauses", "max_literals", "activity",
+                                 "minimise"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
-                               False, 0, 100, 0, 0, True])
+                               False, 0, 100, 0, 0, True, False])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -238,6 +243,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_RESTART] = int(options.learn_restart)
     st[RESTART_NEXT] = int(options.learn_after) + int(options.learn_restart)
     st[OPT_ACTIVITY] = int(options.activity)
+    st[OPT_MINIMISE] = int(options.minimise)
     st[ACT_INC] = 1 << 20
     st[CONFLICT_VAR] = -1
     n_atoms = int(p.voff[-1])
