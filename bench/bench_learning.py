@@ -102,7 +102,9 @@ def _cpsat(model: Model, limit: float, first: bool) -> tuple[float, str]:
         seconds, found = measure.timed(lambda: list(search))
         if found and model.check(found[0]):
             return seconds, "WRONG"
-        return seconds, "1st" if found else "timeout"
+        if found:
+            return seconds, "1st"
+        return seconds, "none" if search.status is Status.COMPLETE else "timeout"
     seconds, result = measure.timed(lambda: csp.count(model, "cpsat", time_limit=limit))
     done = result.status.value == "COMPLETE"
     return seconds, f"{result.count}" if done else "timeout"
