@@ -80,6 +80,7 @@ from csp.backends.base import (
     Progress,
     Search,
     SlicedSearch,
+    by_name,
     check_limit,
     check_time_limit,
 )
@@ -687,10 +688,7 @@ class Race:
         return type("Race", (Race,), {"name": spec, "members": chosen})()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # A configured race is a class made on the fly: sent elsewhere by its name.
-        from csp import backends
-
-        return (backends.get, (self.name,))
+        return by_name(self)
 
     def runners(self, problem: ExactCover | Model) -> tuple[list[_Runner], list[str]]:
         """The members that take `problem`, each with its plan; and why others do not."""

@@ -39,6 +39,7 @@ from csp.backends.base import (
     SLICED,
     Progress,
     SlicedSearch,
+    by_name,
 )
 from csp.backends.bitmask import compile_globals, family, kernel, layout, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
@@ -207,7 +208,7 @@ class BitmaskBackend:
             chosen[key] = _option_value(spec, key, defaults[key], text.strip() if equals else None)
         try:
             backend = type("BitmaskBackend", (BitmaskBackend,),
-                           {"name": spec, "__reduce__": _by_name})(**chosen)
+                           {"name": spec, "__reduce__": by_name})(**chosen)
         except (TypeError, ValueError) as err:
             raise BadOption(f"{spec}: {err}") from None
         return backend
@@ -377,11 +378,3 @@ def _option_value(spec: str, key: str, default: object, text: str | None) -> obj
         except ValueError:
             raise BadOption(f"{spec}: {key} takes a whole number, not {text!r}") from None
     return text
-
-
-def _by_name(backend: BitmaskBackend) -> tuple[object, ...]:
-    """A configured backend is a class made on the fly: sent elsewhere (to a
-    worker process) by its name, which holds its options."""
-    from csp import backends
-
-    return (backends.get, (backend.name,))
