@@ -39,6 +39,8 @@ from csp.backends.bitmask import BitmaskBackend, BitmaskSearch
 from csp.bench import measure
 from csp.problems import sudoku
 
+import qwh  # (bench/qwh.py, beside this script)
+
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
 TUNING = ("michael404-TestData16-easy1", "michael404-TestData16-multipleSolutions",
@@ -112,8 +114,14 @@ def _cpsat(model: Model, limit: float, first: bool) -> tuple[float, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("reporting", "tuning", "fresh", "heldout", "all"),
+    parser.add_argument("--set", choices=("reporting", "tuning", "fresh", "heldout", "all",
+                                          "none"),
                         default="reporting")
+    parser.add_argument("--qwh", action="append", default=[], metavar="N:HOLES:SEEDS",
+                        help="also quasigroups with holes made by bench/qwh.py, e.g. "
+                             "25:264:0-9 (repeatable)")
+    parser.add_argument("--qcp", action="append", default=[], metavar="N:HOLES:SEEDS",
+                        help="also quasigroup completions made by bench/qwh.py (repeatable)")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per run")
     parser.add_argument("--learn", default="{}", help="learning options, as a Python dict")
     args = parser.parse_args()
@@ -127,6 +135,14 @@ def main() -> None:
         instances += [(name, m, True) for name, m in fresh()]
     if args.set in ("heldout", "all"):
         instances += [(name, m, True) for name, m in fresh("qcp_heldout.json")]
+    for spec in args.qwh:
+        n, holes, chosen = spec.split(":")
+        instances += [(p["name"], latin(p["grid"]), True)
+                      for p in (qwh.instance(int(n), int(holes), seed) for seed in qwh.seeds(chosen))]
+    for spec in args.qcp:
+        n, holes, chosen = spec.split(":")
+        instances += [(p["name"], latin(p["grid"]), True)
+                      for p in (qwh.qcp(int(n), int(holes), seed) for seed in qwh.seeds(chosen))]
     print(measure.header(f"bench_learning --set {args.set} --limit {args.limit}; "
                          f"learning {learn}; sudokus counted (uniqueness proved), quasigroup "
                          f"completion to a first solution; CPU s"))

@@ -86,6 +86,29 @@ def test_a_tiny_database_is_pruned_not_outgrown() -> None:
     assert result.stats.extra["learned"] > 16  # more than fit at once: reduced on the way
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_reductions_and_phases_on_random_models(seed: int) -> None:
+    """A database reduced every few clauses (each clause keeps where its
+    search for a new watch stopped through the packing), with and without
+    phase saving: the counts stay those of plain bitmask."""
+    model = random_model(random.Random(1000 + seed)).build()
+    plain = csp.count(model, BitmaskBackend()).count
+    for phase in (True, False):
+        tight = BitmaskBackend(**LEARN, phase=phase, max_clauses=32, reduce_first=16,
+                               reduce_grow=4)
+        assert csp.count(model, tight).count == plain
+
+
+def test_a_database_reduced_often_still_counts_exactly() -> None:
+    for phase in (True, False):
+        backend = BitmaskBackend(**LEARN, phase=phase, reduce_first=16, reduce_grow=8)
+        result = backend.count(queens_model(9))
+        assert result.count == 352  # OEIS A000170
+        assert result.stats.extra["deleted"] > 0
+        found = [tuple(sorted(s.items(), key=repr)) for s in backend.solutions(queens_model(8))]
+        assert len(found) == len(set(found)) == 92
+
+
 def test_learning_is_off_by_default_and_switches_are_checked() -> None:
     result = BitmaskBackend().count(queens_model(6))
     assert result.stats.extra["conflicts"] == 0
@@ -93,6 +116,10 @@ def test_learning_is_off_by_default_and_switches_are_checked() -> None:
         BitmaskBackend(learn="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_clauses must be a whole number >= 16"):
         BitmaskBackend(learn=True, max_clauses=3)
+    with pytest.raises(ValueError, match="reduce_grow must be a whole number >= 1"):
+        BitmaskBackend(learn=True, reduce_grow=0)
+    with pytest.raises(TypeError, match="phase must be True or False"):
+        BitmaskBackend(learn=True, phase="no")  # type: ignore[arg-type]
 
 
 def test_options_by_name_for_the_command_line(capsys) -> None:

@@ -96,12 +96,22 @@ class BitmaskSearch(SlicedSearch):
         stats.extra["learned"] = int(st[layout.LEARNED])
         stats.extra["backjumps"] = int(st[layout.BACKJUMPS])
         stats.extra["minimised"] = int(st[layout.MINIMISED])
+        stats.extra["deleted"] = int(st[layout.DELETED])
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
 
 RESTARTS = 100
 """The default first restart cutoff, in failures: 30 and 1,000 did worse on
 the 25x25 and 36x36 sudokus (bench/RESULTS.md)."""
+REDUCE_FIRST = 4000
+"""Learning: the clauses at the database's first reduction (or a quarter of
+the database, if fewer). Chosen on the tuning half and 25 balanced
+quasigroups with holes: 16,384 (a quarter of the largest database, before)
+left the watch lists so long that a conflict cost twice as much, and 2,000
+or 8,000 did worse (bench/RESULTS.md)."""
+REDUCE_GROW = 0
+"""... and how many more at each next one (0: half as many again; 1,000
+more each time did as well)."""
 
 
 class BitmaskBackend:
@@ -121,7 +131,8 @@ class BitmaskBackend:
                  defer: bool = True, counts: bool = True, last: bool = False,
                  learn: bool = False, learn_after: int = 0, learn_restart: int = 100,
                  max_clauses: int | None = None, max_literals: int | None = None,
-                 activity: bool = True, minimise: bool = False) -> None:
+                 activity: bool = True, minimise: bool = False, phase: bool = True,
+                 reduce_first: int | None = None, reduce_grow: int | None = None) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -153,28 +164,37 @@ class BitmaskBackend:
         `minimise`: with learning, drop from each learned clause the literals
         that its other literals imply through their explanations (off by
         default: on the large sudokus it drops few literals for much time,
-        bench/RESULTS.md). Solution
+        bench/RESULTS.md); `phase`: with learning, a variable's decision
+        tries first the value it last had (phase saving), so that restarts
+        and backjumps come back to where the search was; `reduce_first`:
+        the database is first reduced (its worst half deleted) at that many
+        clauses (or a quarter of the database, if fewer), then at
+        `reduce_grow` more each time (None: REDUCE_FIRST, and half as many
+        again each time). Solution
         counts do not depend on them; nodes and time do."""
         if wdeg not in self.WDEG:
             raise ValueError(f"wdeg must be one of {', '.join(self.WDEG)}, not {wdeg!r}")
         switches = {"matching": matching, "locked": locked, "probe": probe, "places": places,
                     "defer": defer, "counts": counts, "last": last, "learn": learn,
-                    "activity": activity, "minimise": minimise}
+                    "activity": activity, "minimise": minimise, "phase": phase}
         for name, value in switches.items():
             # A truthy string such as "no" would silently switch a technique on.
             if not isinstance(value, bool):
                 raise TypeError(f"{name} must be True or False, not {value!r}")
         counts_ = {"restarts": (restarts, 0), "learn_after": (learn_after, 0),
                    "learn_restart": (learn_restart, 0), "max_clauses": (max_clauses, 16),
-                   "max_literals": (max_literals, 64)}
+                   "max_literals": (max_literals, 64), "reduce_first": (reduce_first, 16),
+                   "reduce_grow": (reduce_grow, 1)}
         for name, (number, least) in counts_.items():
-            if number is None and name.startswith("max_"):
-                continue  # (to the problem's size)
+            if number is None and (name.startswith("max_") or name.startswith("reduce_")):
+                continue  # (to the problem's size, or the tuned default)
             if isinstance(number, bool) or not isinstance(number, int) or number < least:
                 raise ValueError(f"{name} must be a whole number >= {least}, not {number!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
                                       defer, counts, last, learn, learn_after, learn_restart,
-                                      max_clauses or 0, max_literals or 0, activity, minimise)
+                                      max_clauses or 0, max_literals or 0, activity, minimise,
+                                      phase, reduce_first or REDUCE_FIRST,
+                                      reduce_grow or REDUCE_GROW)
 
     def configured(self, options: str) -> BitmaskBackend:
         """This backend with `options`, for `backends.get("bitmask:OPTIONS")`

@@ -84,8 +84,6 @@ from csp.backends.bitmask.propagate import propagate
 MAX_WORK = 1 << 22
 """An analysis that takes more steps than this is given up (the search then
 goes on as without learning): no conflict stalls the kernel's time checks."""
-MAX_LBD_SCAN = 512
-"""The longest clause whose distinct levels are counted (pairwise)."""
 WORK_PER_NODE = 1 << 12
 """Steps of analysis (about a node's time) a call of the kernel may take per
 node of its budget: past them it pauses (`search`), at the next decision or
@@ -180,17 +178,17 @@ def _levels(s, n):
     if at > 1:
         lbuf[1], lbuf[at] = lbuf[at], lbuf[1]
         lbuf[half + 1], lbuf[half + at] = lbuf[half + at], lbuf[half + 1]
-    if n > MAX_LBD_SCAN:  # (quadratic: a longer clause counts a level per literal)
-        return deepest, n
+    # The distinct levels, marked in seen_neg (clear between analyses; levels
+    # are at most the number of variables): linear, however long the clause.
+    mark = part(s, L_SEEN_NEG)
     distinct = 1
     for i in range(1, n):
-        new = True
-        for j in range(1, i):
-            if lbuf[half + j] == lbuf[half + i]:
-                new = False
-                break
-        if new:
+        level = lbuf[half + i]
+        if mark[level] == 0:
+            mark[level] = 1
             distinct += 1
+    for i in range(1, n):
+        mark[lbuf[half + i]] = 0
     return deepest, distinct
 
 

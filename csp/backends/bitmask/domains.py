@@ -18,6 +18,7 @@ from csp.backends.bitmask.layout import (
     COUNTS_OFF,
     COUNTS_STRONG,
     DEPTH,
+    L_PHASE,
     L_TRAIL_LEVEL,
     L_TRAIL_NEW,
     L_TRAIL_PREV,
@@ -160,9 +161,12 @@ def undo(p, s, mark):
                     while m != 0:
                         s.places[base + lowest(m)] |= pos
                         m &= m - 1
-        s.dom[v] = old
         if learning:
+            d = s.dom[v]
+            if d & (d - 1) == 0:  # v was fixed: its value is the phase it keeps
+                part(s, L_PHASE)[v] = d
             part(s, L_VLAST)[v] = part(s, L_TRAIL_PREV)[t]
+        s.dom[v] = old
     s.st[TRAIL] = t
     if s.st[CLHEAD] > t:
         s.st[CLHEAD] = t

@@ -164,8 +164,10 @@ OPT_MINIMISE = 52  # 1: learned clauses are minimised (`minimise`)
 AN_CHECK = 53  # minimisation: 1 + the trail entry whose explanation is being checked, or 0
 AN_FAIL = 54  # ... 1 once a literal of that explanation is not implied by the clause
 MINIMISED = 55  # literals minimisation removed from learned clauses
-LEARN_AT = 56  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
-STATE_SIZE = LEARN_AT + 19 + 1
+OPT_PHASE = 56  # 1: a variable's decision tries its saved value first (phase saving)
+REDUCE_GROW = 57  # clauses added to REDUCE_AT after each reduction (0: half as many again)
+LEARN_AT = 58  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
+STATE_SIZE = LEARN_AT + 21 + 1  # (N_LEARN_PARTS, below, + 1)
 
 # Learning's arrays, packed into the one field State.learn: the kernel's calls
 # pass every array of State (seven words each), and 19 more fields cost the
@@ -190,7 +192,10 @@ L_CL_USED = 15  # per clause: the conflict count when it last took part in an an
 L_WHEAD = 16  # per literal: its first watch (2 * clause + which of the two), or -1
 L_WNEXT = 17  # per watch: the next watch of the same literal, or -1
 L_EWORK = 18  # scratch of the explanations (matchings)
-N_LEARN_PARTS = 19
+L_PHASE = 19  # per variable: its value (one bit) when it was last fixed and undone, or 0
+L_CL_POS = 20  # per clause: where the last search for a literal to watch stopped (from 2)
+N_LEARN_PARTS = 21
+assert STATE_SIZE == LEARN_AT + N_LEARN_PARTS + 1
 
 DECISION = -1  # the reason of a decision
 
@@ -216,9 +221,9 @@ RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
                                  "defer", "counts", "last", "learn", "learn_after",
                                  "learn_restart", "max_clauses", "max_literals", "activity",
-                                 "minimise"],
+                                 "minimise", "phase", "reduce_first", "reduce_grow"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
-                               False, 0, 100, 0, 0, True, False])
+                               False, 0, 100, 0, 0, True, False, True, 0, 0])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -244,6 +249,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[RESTART_NEXT] = int(options.learn_after) + int(options.learn_restart)
     st[OPT_ACTIVITY] = int(options.activity)
     st[OPT_MINIMISE] = int(options.minimise)
+    st[OPT_PHASE] = int(options.learn and options.phase)
     st[ACT_INC] = 1 << 20
     st[CONFLICT_VAR] = -1
     n_atoms = int(p.voff[-1])
@@ -257,7 +263,9 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     n_lits = int(options.max_literals) or min(1 << 22, 64 * n_clauses)
     if not options.learn:
         n_clauses = n_lits = 1
-    st[REDUCE_AT] = max(n_clauses // 4, 1)
+    # The first reduction: at `reduce_first` clauses, or a quarter of the database if fewer.
+    st[REDUCE_AT] = max(min(int(options.reduce_first) or n_clauses, n_clauses // 4), 1)
+    st[REDUCE_GROW] = int(options.reduce_grow)
     big = n + 1 if options.learn else 1
     learning_trail = trail if options.learn else 1
     atoms = n_atoms + 1 if options.learn else 1
@@ -282,6 +290,8 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         np.full(2 * atoms, -1, dtype=np.int64),  # whead
         np.full(2 * n_clauses, -1, dtype=np.int64),  # wnext
         np.zeros(6 * 64 if options.learn else 1, dtype=np.int64),  # ework
+        np.zeros(big, dtype=np.int64),  # phase
+        np.full(n_clauses, 2, dtype=np.int64),  # cl_pos
     ]
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every

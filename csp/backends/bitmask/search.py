@@ -19,11 +19,13 @@ from csp.backends.bitmask.layout import (
     FOUND,
     LAST_BIT,
     LAST_CHOICE,
+    L_PHASE,
     LEARN_AFTER,
     NODES,
     OPT_COUNTS,
     OPT_LAST,
     OPT_LEARN,
+    OPT_PHASE,
     OPT_PROBE,
     PAUSED,
     PHASE,
@@ -46,6 +48,7 @@ from csp.backends.bitmask.layout import (
     WORK,
     WORK_STOP,
     jit,
+    part,
 )
 from csp.backends.bitmask.propagate import propagate
 
@@ -170,9 +173,11 @@ def search(p, s, count_only, budget):
             if 0 < st[RESTART_AT] <= st[FAILURES]:
                 return RESTART
             bit = rem & -rem
+            v = s.var_at[depth]
+            if st[OPT_PHASE] != 0:
+                bit = _phase(p, s, depth, v, rem, bit)
             s.rem[depth] = rem ^ bit
             st[NODES] += 1
-            v = s.var_at[depth]
             if v < 0:  # the next place of a value
                 c = -v - 1
                 e = p.cstart[c] + lowest(bit)
@@ -193,6 +198,29 @@ def search(p, s, count_only, budget):
                     st[LAST_BIT] = s.vbit[depth]
                 if st[OPT_LEARN] != 0 and st[FAILURES] >= st[LEARN_AFTER]:
                     _learn(p, s)
+
+
+@jit
+def _phase(p, s, depth, v, rem, bit):
+    """The alternative of level `depth` to try next, with phase saving: the
+    value its variable had when last fixed, if still open (for a value's
+    places, the place whose cell last had that value); else `bit`, the
+    lowest. After a restart or backjump, the search goes back to where it was."""
+    phase = part(s, L_PHASE)
+    if v >= 0:
+        saved = phase[v] & rem
+        return saved if saved != 0 else bit
+    c = -v - 1
+    a = p.cstart[c]
+    m = rem
+    while m != 0:
+        b = m & -m
+        m ^= b
+        e = a + lowest(b)
+        x = p.cvars[e]
+        if phase[x] != 0 and phase[x] == from_common(p, e, x, s.vbit[depth]):
+            return b
+    return bit
 
 
 @jit(inline="always")

@@ -1,0 +1,143 @@
+"""Quasigroup-with-holes instances, made here from a seed: fresh hard Latin
+square completions that nothing was ever tuned on.
+
+The method is the one of the QWH benchmarks (Achlioptas, Gomes, Kautz and
+Selman, "Generating satisfiable problem instances", AAAI 2000): a Latin
+square drawn (nearly) uniformly by Jacobson and Matthews' Markov chain
+("Generating uniformly distributed random Latin squares", J. Combin. Des.
+1996), then `holes` cells, chosen uniformly, are blanked. Every instance so
+made has a solution (the square). Near holes = 1.6 n^1.55 (about 230 for
+order 25, 310 for order 30) most are hard.
+
+    python bench/qwh.py 25 264 --seeds 0-9      # print them as JSON
+
+>>> grid = square(6, random.Random(1))
+>>> all(sorted(row) == list(range(6)) for row in grid)
+True
+>>> all(sorted(col) == list(range(6)) for col in zip(*grid))
+True
+>>> sum(v < 0 for row in instance(6, 10, 1)["grid"] for v in row)
+10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+
+import numpy as np
+
+MOVES = 8
+"""Moves of the chain, times n^3: it is believed (and seen) to mix in O(n^3)
+moves (Jacobson and Matthews)."""
+
+
+def square(n: int, rng: random.Random) -> list[list[int]]:
+    """A random Latin square of order n (values 0..n-1), by Jacobson and
+    Matthews' chain from the cyclic square, MOVES * n^3 moves."""
+    # cube[r, c, s] = 1 if cell (r, c) holds s; an improper square has one -1.
+    cube = np.zeros((n, n, n), dtype=np.int8)
+    for r in range(n):
+        for c in range(n):
+            cube[r, c, (r + c) % n] = 1
+    improper: tuple[int, int, int] | None = None
+    moves = MOVES * n ** 3
+    done = 0
+    while done < moves or improper is not None:
+        if improper is None:
+            while True:
+                r, c, s = rng.randrange(n), rng.randrange(n), rng.randrange(n)
+                if cube[r, c, s] == 0:
+                    break
+            s2 = int(np.flatnonzero(cube[r, c, :] == 1)[0])
+            c2 = int(np.flatnonzero(cube[r, :, s] == 1)[0])
+            r2 = int(np.flatnonzero(cube[:, c, s] == 1)[0])
+        else:
+            r, c, s = improper
+            s2 = rng.choice([int(k) for k in np.flatnonzero(cube[r, c, :] == 1)])
+            c2 = rng.choice([int(k) for k in np.flatnonzero(cube[r, :, s] == 1)])
+            r2 = rng.choice([int(k) for k in np.flatnonzero(cube[:, c, s] == 1)])
+        # The +-1 move on the 2x2x2 sub-cube (r, r2) x (c, c2) x (s, s2).
+        cube[r, c, s] += 1
+        cube[r, c2, s2] += 1
+        cube[r2, c, s2] += 1
+        cube[r2, c2, s] += 1
+        cube[r, c, s2] -= 1
+        cube[r, c2, s] -= 1
+        cube[r2, c, s] -= 1
+        cube[r2, c2, s2] -= 1
+        improper = (r2, c2, s2) if cube[r2, c2, s2] < 0 else None
+        done += 1
+    return [[int(np.flatnonzero(cube[r, c, :] == 1)[0]) for c in range(n)] for r in range(n)]
+
+
+def instance(n: int, holes: int, seed: int, balanced: bool = True) -> dict[str, object]:
+    """Instance `seed` of order n with `holes` blank cells (-1), as the
+    puzzles of tests/data/latin/qcp.json; "solution" is the square it was
+    made from. `balanced`: every row and column has the same number of holes
+    (holes // n, then one more in holes % n rows), the cells where a second
+    random square holds its smallest values, which makes them much harder
+    (Kautz et al., "Balance and filtering in structured satisfiable
+    problems", IJCAI 2001); else the holes are uniform."""
+    rng = random.Random(f"qwh-{n}-{holes}-{seed}{'-b' if balanced else ''}")
+    solution = square(n, rng)
+    if balanced:
+        mask = square(n, rng)
+        k, extra = divmod(holes, n)
+        rows = set(rng.sample(range(n), extra))
+        blank = {r * n + c for r in range(n) for c in range(n)
+                 if mask[r][c] < k or (r in rows and mask[r][c] == k)}
+    else:
+        blank = set(rng.sample(range(n * n), holes))
+    grid = [[-1 if r * n + c in blank else solution[r][c] for c in range(n)] for r in range(n)]
+    return {"name": f"{'b' if balanced else ''}qwh-{n}-{holes}-{seed}", "n": n, "grid": grid, "solution": solution}
+
+
+def qcp(n: int, holes: int, seed: int) -> dict[str, object]:
+    """Quasigroup completion instance `seed` (Gomes and Selman, "Problem
+    structure in the presence of perturbations", AAAI 1997), as
+    minizinc-benchmarks' QCP: n * n - holes cells are preassigned one by one,
+    each a random cell and a random value left to it by forward checking
+    (an assignment that empties another cell's values is taken back). It may
+    have no solution."""
+    rng = random.Random(f"qcp-{n}-{holes}-{seed}")
+    grid = [[-1] * n for _ in range(n)]
+    values = [[set(range(n)) for _ in range(n)] for _ in range(n)]
+    open_ = [(r, c) for r in range(n) for c in range(n)]
+    while len(open_) > holes:
+        r, c = open_[rng.randrange(len(open_))]
+        v = rng.choice(sorted(values[r][c]))
+        peers = [(r, k) for k in range(n) if k != c] + [(k, c) for k in range(n) if k != r]
+        if any(grid[a][b] < 0 and values[a][b] == {v} for a, b in peers):
+            values[r][c].discard(v)  # it would empty a peer: never tried again here
+            continue
+        grid[r][c] = v
+        open_.remove((r, c))
+        for a, b in peers:
+            values[a][b].discard(v)
+    return {"name": f"gen-qcp-{n}-{holes}-{seed}", "n": n, "grid": grid}
+
+
+def seeds(text: str) -> list[int]:
+    """'0-9' or '3' or '1,4,7-8' as a list of seeds."""
+    out: list[int] = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out += list(range(int(a), int(b or a) + 1))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("n", type=int)
+    parser.add_argument("holes", type=int)
+    parser.add_argument("--seeds", default="0-9")
+    parser.add_argument("--qcp", action="store_true", help="quasigroup completion (may be unsatisfiable)")
+    args = parser.parse_args()
+    make = qcp if args.qcp else instance
+    print(json.dumps({"puzzles": [make(args.n, args.holes, s) for s in seeds(args.seeds)]}))
+
+
+if __name__ == "__main__":
+    main()

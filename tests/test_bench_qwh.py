@@ -1,0 +1,71 @@
+"""bench/qwh.py: the quasigroup-with-holes and quasigroup completion
+instances made from a seed, on which `bitmask` learning is tuned and reported
+(bench/bench_learning.py --qwh)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from csp.backends.bitmask import BitmaskBackend
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+qwh = _script("qwh")
+
+
+def _latin(grid: list[list[int]]) -> bool:
+    n = len(grid)
+    return (all(sorted(row) == list(range(n)) for row in grid)
+            and all(sorted(col) == list(range(n)) for col in zip(*grid)))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 12])
+def test_the_chain_gives_latin_squares_and_moves(n: int) -> None:
+    squares = [qwh.square(n, random.Random(seed)) for seed in range(4)]
+    assert all(_latin(s) for s in squares)
+    cyclic = [[(r + c) % n for c in range(n)] for r in range(n)]
+    if n >= 5:  # (the chain left the cyclic square it starts from)
+        assert any(s != cyclic for s in squares)
+
+
+def test_balanced_holes_and_the_square_solves_the_instance() -> None:
+    made = qwh.instance(12, 40, 7)
+    assert made == qwh.instance(12, 40, 7)  # (a seed always makes the same instance)
+    grid, solution = made["grid"], made["solution"]
+    assert _latin(solution)
+    holes = [sum(v < 0 for v in row) for row in grid]
+    assert sum(holes) == 40 and set(holes) == {3, 4}  # 40 = 12 * 3 + 4
+    assert all(v in (-1, s) for row, srow in zip(grid, solution) for v, s in zip(row, srow))
+    uniform = qwh.instance(12, 40, 7, balanced=False)
+    assert sum(v < 0 for row in uniform["grid"] for v in row) == 40
+    model = _script("bench_learning").latin(grid)
+    assert model.check({(r, c): solution[r][c] for r in range(12) for c in range(12)}) == []
+    for backend in (BitmaskBackend(), BitmaskBackend(learn=True)):
+        found = backend.solve(model).solution
+        assert found is not None and model.check(found) == []
+
+
+def test_quasigroup_completion_preassigns_consistently() -> None:
+    made = qwh.qcp(15, 120, 3)
+    grid = made["grid"]
+    assert sum(v < 0 for row in grid for v in row) == 120
+    for line in [*grid, *map(list, zip(*grid))]:
+        given = [v for v in line if v >= 0]
+        assert len(given) == len(set(given))
+    assert qwh.seeds("1,4,7-9") == [1, 4, 7, 8, 9]
