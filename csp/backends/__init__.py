@@ -138,6 +138,13 @@ def broken() -> dict[str, str]:
     return dict(_broken)
 
 
+def by_name(backend: Any) -> tuple[Any, ...]:
+    """The `__reduce__` of a backend configured by name (`name:options`, a
+    class made on the fly): it is sent elsewhere (to a worker process) as its
+    name, which holds its options, and rebuilt there by `backends.get`."""
+    return (get, (backend.name,))
+
+
 def get(backend: str | Backend) -> Backend:
     """The backend called `backend` (or `backend` itself, checked against the
     protocol).

@@ -203,15 +203,6 @@ def preferred_form(backend: Any, problem: Any) -> type:
     return type(problem) if isinstance(problem, accepts) else backend.native
 
 
-def by_name(backend: Any) -> tuple[Any, ...]:
-    """The `__reduce__` of a backend configured by name (`name:options`, a
-    class made on the fly): it is sent elsewhere (to a worker process) as its
-    name, which holds its options, and rebuilt there by `backends.get`."""
-    from csp import backends
-
-    return (backends.get, (backend.name,))
-
-
 def validate(backend: Any, *, probe: bool = False) -> list[str]:
     """What is wrong with `backend` as a `Backend` ([] if nothing).
 

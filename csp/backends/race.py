@@ -71,6 +71,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from csp.backends import by_name
 from csp.backends.base import (
     ALL_CONSTRAINT_KINDS,
     COLOURS,
@@ -80,7 +81,6 @@ from csp.backends.base import (
     Progress,
     Search,
     SlicedSearch,
-    by_name,
     check_limit,
     check_time_limit,
 )

@@ -31,6 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from csp.backends import by_name
 from csp.backends.base import (
     CONSTRAINT_KINDS,
     FAMILY,
@@ -39,7 +40,6 @@ from csp.backends.base import (
     SLICED,
     Progress,
     SlicedSearch,
-    by_name,
 )
 from csp.backends.bitmask import compile_globals, family, kernel, layout, learn
 from csp.backends.bitmask.compile import MAX_VALUES, Compiled, compile_model
