@@ -37,6 +37,9 @@ def square(n: int, rng: random.Random) -> list[list[int]]:
     """A random Latin square of order n (values 0..n-1), by Jacobson and
     Matthews' chain from the cyclic square, MOVES * n^3 moves."""
     # cube[r, c, s] = 1 if cell (r, c) holds s; an improper square has one -1.
+    if n < 3:  # (no move leaves the square of order 1; order 2 has two squares)
+        flip = n == 2 and rng.random() < 0.5
+        return [[(r + c + flip) % n for c in range(n)] for r in range(n)]
     cube = np.zeros((n, n, n), dtype=np.int8)
     for r in range(n):
         for c in range(n):

@@ -12,6 +12,7 @@ from types import ModuleType
 
 import pytest
 
+import csp
 from csp.backends.bitmask import BitmaskBackend
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
@@ -57,7 +58,7 @@ def test_balanced_holes_and_the_square_solves_the_instance() -> None:
     model = _script("bench_learning").latin(grid)
     assert model.check({(r, c): solution[r][c] for r in range(12) for c in range(12)}) == []
     for backend in (BitmaskBackend(), BitmaskBackend(learn=True)):
-        found = backend.solve(model).solution
+        found = csp.solve(model, backend).solution
         assert found is not None and model.check(found) == []
 
 
