@@ -33,13 +33,13 @@ import json
 import time
 from pathlib import Path
 
+import qwh  # (bench/qwh.py, beside this script)
+
 import csp
 from csp import AllDifferent, Model, Status
 from csp.backends.bitmask import BitmaskBackend, BitmaskSearch
 from csp.bench import measure
 from csp.problems import sudoku
-
-import qwh  # (bench/qwh.py, beside this script)
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
@@ -137,12 +137,12 @@ def main() -> None:
         instances += [(name, m, True) for name, m in fresh("qcp_heldout.json")]
     for spec in args.qwh:
         n, holes, chosen = spec.split(":")
-        instances += [(p["name"], latin(p["grid"]), True)
-                      for p in (qwh.instance(int(n), int(holes), seed) for seed in qwh.seeds(chosen))]
+        made = (qwh.instance(int(n), int(holes), seed) for seed in qwh.seeds(chosen))
+        instances += [(p["name"], latin(p["grid"]), True) for p in made]
     for spec in args.qcp:
         n, holes, chosen = spec.split(":")
-        instances += [(p["name"], latin(p["grid"]), True)
-                      for p in (qwh.qcp(int(n), int(holes), seed) for seed in qwh.seeds(chosen))]
+        made = (qwh.qcp(int(n), int(holes), seed) for seed in qwh.seeds(chosen))
+        instances += [(p["name"], latin(p["grid"]), True) for p in made]
     print(measure.header(f"bench_learning --set {args.set} --limit {args.limit}; "
                          f"learning {learn}; sudokus counted (uniqueness proved), quasigroup "
                          f"completion to a first solution; CPU s"))

@@ -94,7 +94,8 @@ def instance(n: int, holes: int, seed: int, balanced: bool = True) -> dict[str, 
     else:
         blank = set(rng.sample(range(n * n), holes))
     grid = [[-1 if r * n + c in blank else solution[r][c] for c in range(n)] for r in range(n)]
-    return {"name": f"{'b' if balanced else ''}qwh-{n}-{holes}-{seed}", "n": n, "grid": grid, "solution": solution}
+    name = f"{'b' if balanced else ''}qwh-{n}-{holes}-{seed}"
+    return {"name": name, "n": n, "grid": grid, "solution": solution}
 
 
 def qcp(n: int, holes: int, seed: int) -> dict[str, object]:
@@ -136,7 +137,8 @@ def main() -> None:
     parser.add_argument("n", type=int)
     parser.add_argument("holes", type=int)
     parser.add_argument("--seeds", default="0-9")
-    parser.add_argument("--qcp", action="store_true", help="quasigroup completion (may be unsatisfiable)")
+    parser.add_argument("--qcp", action="store_true",
+                        help="quasigroup completion (may be unsatisfiable)")
     args = parser.parse_args()
     make = qcp if args.qcp else instance
     print(json.dumps({"puzzles": [make(args.n, args.holes, s) for s in seeds(args.seeds)]}))

@@ -88,9 +88,8 @@ def test_a_tiny_database_is_pruned_not_outgrown() -> None:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_reductions_and_phases_on_random_models(seed: int) -> None:
-    """A database reduced every few clauses (each clause keeps where its
-    search for a new watch stopped through the packing), with and without
-    phase saving: the counts stay those of plain bitmask."""
+    """A database reduced every few clauses, with and without phase saving:
+    the counts stay those of plain bitmask."""
     model = random_model(random.Random(1000 + seed)).build()
     plain = csp.count(model, BitmaskBackend()).count
     for phase in (True, False):

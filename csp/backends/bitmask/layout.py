@@ -167,7 +167,7 @@ MINIMISED = 55  # literals minimisation removed from learned clauses
 OPT_PHASE = 56  # 1: a variable's decision tries its saved value first (phase saving)
 REDUCE_GROW = 57  # clauses added to REDUCE_AT after each reduction (0: half as many again)
 LEARN_AT = 58  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
-STATE_SIZE = LEARN_AT + 21 + 1  # (N_LEARN_PARTS, below, + 1)
+STATE_SIZE = LEARN_AT + 20 + 1  # (N_LEARN_PARTS, below, + 1)
 
 # Learning's arrays, packed into the one field State.learn: the kernel's calls
 # pass every array of State (seven words each), and 19 more fields cost the
@@ -193,8 +193,7 @@ L_WHEAD = 16  # per literal: its first watch (2 * clause + which of the two), or
 L_WNEXT = 17  # per watch: the next watch of the same literal, or -1
 L_EWORK = 18  # scratch of the explanations (matchings)
 L_PHASE = 19  # per variable: its value (one bit) when it was last fixed and undone, or 0
-L_CL_POS = 20  # per clause: where the last search for a literal to watch stopped (from 2)
-N_LEARN_PARTS = 21
+N_LEARN_PARTS = 20
 assert STATE_SIZE == LEARN_AT + N_LEARN_PARTS + 1
 
 DECISION = -1  # the reason of a decision
@@ -291,7 +290,6 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         np.full(2 * n_clauses, -1, dtype=np.int64),  # wnext
         np.zeros(6 * 64 if options.learn else 1, dtype=np.int64),  # ework
         np.zeros(big, dtype=np.int64),  # phase
-        np.full(n_clauses, 2, dtype=np.int64),  # cl_pos
     ]
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every

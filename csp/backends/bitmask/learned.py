@@ -30,7 +30,6 @@ from csp.backends.bitmask.layout import (
     L_CL_LBD,
     L_CL_LEN,
     L_CL_LITS,
-    L_CL_POS,
     L_CL_START,
     L_CL_USED,
     L_EWORK,
@@ -83,7 +82,6 @@ def _visit(p, s, lit):
     avar = part(s, L_AVAR)
     cl_len = part(s, L_CL_LEN)
     cl_start = part(s, L_CL_START)
-    cl_pos = part(s, L_CL_POS)
     prev = -1
     w = whead[lit]
     while w >= 0:
@@ -97,18 +95,11 @@ def _visit(p, s, lit):
             w = nxt
             continue
         moved = False
-        # Each other literal once, from where the last search stopped: a long
-        # clause is not rescanned from its start every time (Gent, "Optimal
-        # implementation of watched literals and more general techniques",
-        # JAIR 2013).
-        length = cl_len[i]
-        q = cl_pos[i]
-        for _ in range(length - 2):
-            candidate = cl_lits[start + q]
+        for q in range(start + 2, start + cl_len[i]):
+            candidate = cl_lits[q]
             if _value(p, s, candidate) != -1:
-                cl_lits[start + q] = cl_lits[start + j]
+                cl_lits[q] = cl_lits[start + j]
                 cl_lits[start + j] = candidate
-                cl_pos[i] = q
                 if prev < 0:
                     whead[lit] = nxt
                 else:
@@ -116,9 +107,6 @@ def _visit(p, s, lit):
                 _watch(s, candidate, w)
                 moved = True
                 break
-            q += 1
-            if q == length:
-                q = 2
         if not moved:
             s.st[REASON] = -2 - i
             if _value(p, s, other) == -1:
@@ -198,7 +186,6 @@ def add_clause(p, s, lits, n, lbd):
         n = 2
     cl_start[i] = start
     cl_len[i] = n
-    part(s, L_CL_POS)[i] = 2
     cl_lbd[i] = lbd
     cl_used[i] = st[CONFLICTS]
     _watch(s, cl_lits[start], 2 * i)
@@ -220,7 +207,6 @@ def reduce(p, s):
     cl_lits = part(s, L_CL_LITS)
     cl_used = part(s, L_CL_USED)
     cl_lbd = part(s, L_CL_LBD)
-    cl_pos = part(s, L_CL_POS)
     ework = part(s, L_EWORK)
     whead = part(s, L_WHEAD)
     st = s.st
@@ -261,7 +247,6 @@ def reduce(p, s):
             cl_lits[arena + q] = cl_lits[start + q]
         cl_start[kept] = arena
         cl_len[kept] = length
-        cl_pos[kept] = cl_pos[i]
         lbd[kept] = lbd[i] if lbd[i] >= 0 else -1 - lbd[i]
         cl_used[kept] = cl_used[i]
         wnext[i] = kept  # (i >= kept: read below, for the trail, before any rebuild)
