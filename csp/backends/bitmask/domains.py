@@ -161,12 +161,12 @@ def undo(p, s, mark):
                     while m != 0:
                         s.places[base + lowest(m)] |= pos
                         m &= m - 1
-        if learning:
-            d = s.dom[v]
-            if d & (d - 1) == 0:  # v was fixed: its value is the phase it keeps
-                part(s, L_PHASE)[v] = d
-            part(s, L_VLAST)[v] = part(s, L_TRAIL_PREV)[t]
+        now = s.dom[v]
         s.dom[v] = old
+        if learning:
+            if now & (now - 1) == 0:  # v was fixed: its value is the phase it keeps
+                part(s, L_PHASE)[v] = now
+            part(s, L_VLAST)[v] = part(s, L_TRAIL_PREV)[t]
     s.st[TRAIL] = t
     if s.st[CLHEAD] > t:
         s.st[CLHEAD] = t

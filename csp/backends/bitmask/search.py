@@ -173,11 +173,11 @@ def search(p, s, count_only, budget):
             if 0 < st[RESTART_AT] <= st[FAILURES]:
                 return RESTART
             bit = rem & -rem
-            v = s.var_at[depth]
             if st[OPT_PHASE] != 0:
-                bit = _phase(p, s, depth, v, rem, bit)
+                bit = _phase(p, s, depth, rem, bit)
             s.rem[depth] = rem ^ bit
             st[NODES] += 1
+            v = s.var_at[depth]
             if v < 0:  # the next place of a value
                 c = -v - 1
                 e = p.cstart[c] + lowest(bit)
@@ -201,12 +201,13 @@ def search(p, s, count_only, budget):
 
 
 @jit
-def _phase(p, s, depth, v, rem, bit):
+def _phase(p, s, depth, rem, bit):
     """The alternative of level `depth` to try next, with phase saving: the
     value its variable had when last fixed, if still open (for a value's
     places, the place whose cell last had that value); else `bit`, the
     lowest. After a restart or backjump, the search goes back to where it was."""
     phase = part(s, L_PHASE)
+    v = s.var_at[depth]
     if v >= 0:
         saved = phase[v] & rem
         return saved if saved != 0 else bit
