@@ -5,11 +5,13 @@ The method is the one of the QWH benchmarks (Achlioptas, Gomes, Kautz and
 Selman, "Generating satisfiable problem instances", AAAI 2000): a Latin
 square drawn (nearly) uniformly by Jacobson and Matthews' Markov chain
 ("Generating uniformly distributed random Latin squares", J. Combin. Des.
-1996), then `holes` cells, chosen uniformly, are blanked. Every instance so
-made has a solution (the square). Near holes = 1.6 n^1.55 (about 230 for
-order 25, 310 for order 30) most are hard.
+1996), then `holes` cells are blanked. Every instance so made has a solution
+(the square). By default the holes are balanced, the same number in every
+row and column (Kautz et al. 2001): with uniform holes, orders 25 and 30
+gave only easy instances (230 to 400 holes), where balanced ones of order 30
+with 330 holes take CP-SAT 0.1 to 40 s (bench/RESULTS.md, issue 28).
 
-    python bench/qwh.py 25 264 --seeds 0-9      # print them as JSON
+    python bench/qwh.py 30 330 --seeds 100-107     # print them as JSON
 
 >>> grid = square(6, random.Random(1))
 >>> all(sorted(row) == list(range(6)) for row in grid)
