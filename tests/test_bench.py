@@ -7,20 +7,17 @@ is a failure, loudly), and the reports hold what they should.
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
+import bench_scripts
 import pytest
 
 from csp import AllDifferent, ExactCover, Model
 from csp.bench import instances, report, runner, solvers
 from csp.cli import main
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 def _tiny() -> list[instances.Instance]:
@@ -112,16 +109,8 @@ def test_a_worker_that_dies_leaves_an_error_record_with_the_version() -> None:
     assert record["version"] == solver.version()
 
 
-def _script(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_every_instance_of_bench_dlx_can_be_found_by_name(shared_data) -> None:
-    script = _script("bench_dlx")
+    script = bench_scripts.load("bench_dlx")
     for small in (True, False):
         for inst in script.lineup(small):
             assert instances.get(inst.name).expected == inst.expected
@@ -286,7 +275,8 @@ def test_startup_probe_of_a_csp_only_peer_runs_on_the_model() -> None:
 
 def test_bench_cells_checks_both_engines_counts(tmp_path, shared_data) -> None:
     out = tmp_path / "cells.md"
-    assert _script("bench_cells").main(["--repeat", "1", "--out", str(out), "queens-8"]) == 0
+    cells = bench_scripts.load("bench_cells")
+    assert cells.main(["--repeat", "1", "--out", str(out), "queens-8"]) == 0
     [row] = [line for line in out.read_text().splitlines() if line.startswith("| queens-8")]
     assert row.split(" | ")[1] == "92"
 
@@ -297,7 +287,7 @@ def test_bench_cells_builds_compares_builds_of_the_c_kernel(capsys) -> None:
     if cells.native is None:
         pytest.skip("the C kernel is not built here")
     built = cells.native.__file__
-    assert _script("bench_cells_builds").main([built, built, "--repeat", "1",
+    assert bench_scripts.load("bench_cells_builds").main([built, built, "--repeat", "1",
                                                "--names", "queens-8", "kakuro-upto100cells"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
     assert rows[1].startswith("| queens-8 | 947 | ") and rows[2].startswith("| kakuro-upto100cells")
@@ -306,7 +296,8 @@ def test_bench_cells_builds_compares_builds_of_the_c_kernel(capsys) -> None:
 def test_bench_dlx_engines_runs_the_three_engines_and_lowers_csps(tmp_path, shared_data) -> None:
     out = tmp_path / "engines.md"
     names = ["queens-8", "kakuro-upto100cells"]
-    assert _script("bench_dlx_engines").main(["--repeat", "1", "--out", str(out), *names]) == 0
+    engines = bench_scripts.load("bench_dlx_engines")
+    assert engines.main(["--repeat", "1", "--out", str(out), *names]) == 0
     rows = {line.split(" | ")[0][2:]: line.split(" | ")
             for line in out.read_text().splitlines() if line.startswith("| ")}
     assert rows["queens-8"][2] == "92" and rows["kakuro-upto100cells"][1] == "8"
@@ -314,7 +305,7 @@ def test_bench_dlx_engines_runs_the_three_engines_and_lowers_csps(tmp_path, shar
 
 
 def test_bench_dlx_engines_exits_1_on_a_wrong_count(monkeypatch, shared_data) -> None:
-    script = _script("bench_dlx_engines")
+    script = bench_scripts.load("bench_dlx_engines")
     wrong = replace(instances.get("queens-6"), expected=(5,))
     monkeypatch.setattr(script.instances, "get", lambda name: wrong)
     assert script.main(["--repeat", "1", "queens-6"]) == 1

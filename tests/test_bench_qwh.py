@@ -4,30 +4,15 @@ instances made from a seed, on which `bitmask` learning is tuned and reported
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
+import bench_scripts
 import pytest
 
 import csp
 from csp.backends.bitmask import BitmaskBackend
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-
-
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-qwh = _script("qwh")
+qwh = bench_scripts.load("qwh")
 
 
 def _latin(grid: list[list[int]]) -> bool:
@@ -55,7 +40,7 @@ def test_balanced_holes_and_the_square_solves_the_instance() -> None:
     assert all(v in (-1, s) for row, srow in zip(grid, solution) for v, s in zip(row, srow))
     uniform = qwh.instance(12, 40, 7, balanced=False)
     assert sum(v < 0 for row in uniform["grid"] for v in row) == 40
-    model = _script("bench_learning").latin(grid)
+    model = bench_scripts.load("bench_learning").latin(grid)
     assert model.check({(r, c): solution[r][c] for r in range(12) for c in range(12)}) == []
     for backend in (BitmaskBackend(), BitmaskBackend(learn=True)):
         found = csp.solve(model, backend).solution

@@ -6,31 +6,18 @@ timed on a few puzzles."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
+import bench_scripts
 import pytest
 
 from csp.bench import answers, peer_programs, solving
 from csp.problems import shikaku, sudoku
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 N = 5
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_solve", BENCH / "bench_solve.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # dataclasses look their module up in sys.modules while the class is built
-    sys.modules["bench_solve"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bs = _script()
+bs = bench_scripts.load("bench_solve")
 
 
 @pytest.fixture(scope="module")
