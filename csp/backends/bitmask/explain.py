@@ -256,7 +256,8 @@ def hall(p, s, an, c, t, skip, valbit):
         return False
     w = ework
     # w[0:64]: each cell's common mask; w[64:128]: the cell matched to each
-    # value, or -1; w[128:192]: each cell's value, or -1.
+    # value, or -1; w[128:192]: each cell's value, or -1; w[256]: the values
+    # of the Hall set found (with valbit).
     for i in range(k):
         e = a + i
         y = p.cvars[e]
@@ -264,14 +265,28 @@ def hall(p, s, an, c, t, skip, valbit):
         w[128 + i] = -1
     for v in range(64):
         w[64 + v] = -1
+    # The cells are matched fewest values first: the first one left unmatched
+    # then closes a Hall set of the smallest cells, not whichever set the
+    # order of declaration reaches first, and a smaller set is a shorter
+    # explanation (a cell fixed to valbit, alone, is one literal).
     unmatched = -1
-    for i in range(k):
-        if p.cvars[a + i] == skip:
-            continue
-        an[AN_WORK] += k  # (about what an augmenting path costs, for the slice's clock)
-        if not _augment(w, i):
-            unmatched = i
-            break
+    size = 0
+    while unmatched < 0 and size <= 64:
+        larger = 65
+        for i in range(k):
+            if p.cvars[a + i] == skip:
+                continue
+            n = popcount(w[i])
+            if n > size:
+                larger = min(larger, n)
+                continue
+            if n < size:
+                continue
+            an[AN_WORK] += k  # (about what an augmenting path costs, for the slice's clock)
+            if not _augment(w, i):
+                unmatched = i
+                break
+        size = larger
     if unmatched < 0:
         return False
     # The cells reachable from the unmatched one by alternating paths, and
@@ -292,6 +307,7 @@ def hall(p, s, an, c, t, skip, valbit):
                 cells |= 1 << j
                 frontier |= 1 << j
     keep = values | valbit
+    w[256] = keep  # (for the caller: the Hall set's values, which it explains all of)
     while cells != 0:
         i = lowest(cells)
         cells &= cells - 1
@@ -330,7 +346,7 @@ def hidden_single(p, s, an, c, t, skip, valbit):
 @jit
 def _augment(w, start):
     """Match cell `start` by an augmenting path (breadth first over values)."""
-    # w[192:256]: per value, the cell it was reached from; w[256]: reached values.
+    # w[192:256]: per value, the cell it was reached from.
     reached = 0
     queue = 320  # w[320:384]: the cells to expand
     w[queue] = start
@@ -425,10 +441,14 @@ def entry(p, s, an, t, sn, sp):
             m = sn
             while m != 0:
                 bit = m & -m
-                m ^= bit
                 if not hall(p, s, an, r, t, x, to_common(p, e, bit)):
                     generic(p, s, an, r, t)
                     return
+                # The Hall set takes all its values, not only this one: the
+                # same literals explain every other value of it that x lost
+                # (a matching removes many at once; one Hall set each, not
+                # one per value).
+                m &= ~(bit | from_common(p, e, x, part(s, L_EWORK)[256]))
     elif r >= 0 and p.kind[r] == LINEAR:
         bounds(p, s, an, r, t, x)
     elif r >= 0:
