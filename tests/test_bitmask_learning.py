@@ -8,6 +8,7 @@ import pickle
 import random
 from pathlib import Path
 
+import bench_scripts
 import pytest
 from shared_models import queens_model
 
@@ -145,14 +146,15 @@ def test_options_by_name_for_the_command_line(capsys) -> None:
     assert "learn takes true or false, not 'maybe'" in capsys.readouterr().err
 
 
-def _run_in_slices(model, budget: int) -> tuple[list[int], set[int]]:
-    """Count `model` learning, by kernel calls of `budget` nodes: the figures
-    (solutions, nodes, conflicts, learned) and the phases it paused in."""
+def _run_in_slices(model, budget: int, **options: bool) -> tuple[list[int], set[int]]:
+    """Count `model` learning (with `options`), by kernel calls of `budget`
+    nodes: the figures (solutions, nodes, conflicts, learned) and the phases
+    it paused in."""
     from csp.backends.bitmask import kernel
 
     # (The largest database, not one to the problem's size: a cascade of
     # conflicts long enough to pause in.)
-    backend = BitmaskBackend(**LEARN, max_clauses=1 << 16, max_literals=1 << 22)
+    backend = BitmaskBackend(**LEARN, **options, max_clauses=1 << 16, max_literals=1 << 22)
     search = BitmaskSearch(model, backend.options)
     paused_in = set()
     while kernel.search(search.arrays, search.state, True, budget) == layout.PAUSED:
@@ -167,9 +169,11 @@ def test_a_kernel_call_pauses_inside_learning_and_resumes_exactly() -> None:
     (`analyze.WORK_PER_NODE`), even between the analyses of a cascade of
     conflicts: that is where Ctrl-C and time limits are seen. Resumed, the
     search is the same, node for node and conflict for conflict."""
-    model = queens_model(11)  # (10 queens' cascades are too cheap to pause in)
-    whole, _ = _run_in_slices(model, 1 << 30)
-    sliced, paused_in = _run_in_slices(model, 1)
+    # (10 queens' cascades are too cheap to pause in, and since the Hall sets
+    # of stop 34 so are 11 queens' without minimisation's work.)
+    model = queens_model(11)
+    whole, _ = _run_in_slices(model, 1 << 30, minimise=True)
+    sliced, paused_in = _run_in_slices(model, 1, minimise=True)
     assert whole == sliced and whole[0] == 2680  # OEIS A000170
     assert layout.PHASE_CONFLICT in paused_in  # (work ran out between two analyses)
 
@@ -239,3 +243,39 @@ def test_minimised_clauses_hold_in_every_solution(shared_data) -> None:
             assert any((index[x] == k) == positive for x, k, positive in clause), clause
     with pytest.raises(TypeError, match="minimise must be True or False"):
         BitmaskBackend(learn=True, minimise=1)  # type: ignore[arg-type]
+
+
+
+QUASIGROUPS = [(0, 2171), (1, 7553), (2, 159)]
+"""Seeds of `bench/qwh.py`'s order-10 quasigroups with 60 balanced holes, and
+their completions: counted by plain bitmask and by CP-SAT (stop 34)."""
+
+
+def _quasigroup(seed: int) -> csp.Model:
+    qwh = bench_scripts.load("qwh")
+    latin = bench_scripts.load("bench_learning").latin
+    return latin(qwh.instance(10, 60, seed)["grid"])
+
+
+@pytest.mark.parametrize(("seed", "count"), QUASIGROUPS)
+def test_quasigroup_completions_counted_with_hall_set_explanations(seed: int, count: int) -> None:
+    """All-differents only: every prune is explained by a Hall set (one set for
+    all the values of it a cell lost, found fewest values first)."""
+    model = _quasigroup(seed)
+    for minimise in (False, True):
+        result = csp.count(model, BitmaskBackend(**LEARN, minimise=minimise))
+        assert result.count == count
+        assert result.stats.extra["conflicts"] > 0
+
+
+def test_hall_set_clauses_hold_in_every_completion() -> None:
+    search = BitmaskSearch(_quasigroup(2), BitmaskBackend(**LEARN).options)
+    solutions = list(search)
+    assert len(solutions) == 159
+    names, values = search.compiled.names, search.compiled.values
+    clauses = _learned_clauses(search)
+    assert clauses
+    for solution in solutions:
+        index = [values[x].index(solution[name]) for x, name in enumerate(names)]
+        for clause in clauses:
+            assert any((index[x] == k) == positive for x, k, positive in clause), clause
