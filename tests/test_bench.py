@@ -326,3 +326,16 @@ def test_quiet_counts_a_reaped_child_as_ours_not_as_others() -> None:
     assert quiet._ours() - ours >= 0.3
     assert quiet._busy() - busy >= 0.3 - 2 / quiet.TICK  # /proc/stat counts in ticks
     assert others.cores >= 0.0
+
+
+def test_a_scripts_header_names_the_checkout_it_measured() -> None:
+    """With an editable install, a bench script run from another checkout
+    imports the installed one: the header says which was measured."""
+    from pathlib import Path
+
+    import csp
+    from csp.bench import measure
+
+    line = measure.header("what")
+    assert f"csp from {Path(csp.__file__).resolve().parent.parent};" in line
+    assert line.startswith("machine: ") and line.endswith("; what")

@@ -45,6 +45,7 @@ import resource
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -133,14 +134,19 @@ def used(fn: Callable[[], T]) -> tuple[dict[str, float], T]:
 
 
 def header(what: str = "") -> str:
-    """Where and under what load: "machine: CPU, N cores, Python, numba,
-    numpy; load average at start L; `what`"."""
+    """Where, what and under what load: "machine: CPU, N cores, Python,
+    numba, numpy; csp from DIR; load average at start L; `what`". The
+    directory tells which checkout was measured: with an editable install,
+    a script run from another one still imports the installed one."""
+    import csp
     from csp.bench.runner import machine
 
     m = machine()
     load = " ".join(f"{x:.2f}" for x in m["loadavg"]) if m["loadavg"] else "?"
     parts = [f"machine: {m['cpu']}, {m['nproc']} cores, Python {m['python']}, "
-             f"numba {m['numba']}, numpy {m['numpy']}", f"load average at start {load}"]
+             f"numba {m['numba']}, numpy {m['numpy']}",
+             f"csp from {Path(csp.__file__).resolve().parent.parent}",
+             f"load average at start {load}"]
     return "; ".join(parts + ([what] if what else []))
 
 
