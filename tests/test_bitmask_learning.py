@@ -40,6 +40,17 @@ def _learned_clauses(search: BitmaskSearch) -> list[list[tuple[int, int, bool]]]
     return clauses
 
 
+def _assert_clauses_hold(search: BitmaskSearch, solutions: list) -> None:
+    """Every clause in the database holds in every solution (and there are some)."""
+    names, values = search.compiled.names, search.compiled.values
+    clauses = _learned_clauses(search)
+    assert clauses
+    for solution in solutions:
+        index = [values[x].index(solution[name]) for x, name in enumerate(names)]
+        for clause in clauses:
+            assert any((index[x] == k) == positive for x, k, positive in clause), clause
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_random_models_learning_against_brute_force(seed: int) -> None:
     model = random_model(random.Random(seed)).build()
@@ -60,14 +71,7 @@ def test_learned_clauses_hold_in_every_solution() -> None:
     assert len(solutions) == 92  # OEIS A000170
     stats = search.stats.extra
     assert stats["conflicts"] > 0 and stats["learned"] > 0
-    names = search.compiled.names
-    values = search.compiled.values
-    clauses = _learned_clauses(search)
-    assert clauses
-    for solution in solutions:
-        index = [values[x].index(solution[name]) for x, name in enumerate(names)]
-        for clause in clauses:
-            assert any((index[x] == k) == positive for x, k, positive in clause), clause
+    _assert_clauses_hold(search, solutions)
 
 
 def test_many_solutions_none_lost_none_repeated() -> None:
@@ -235,12 +239,7 @@ def test_minimised_clauses_hold_in_every_solution(shared_data) -> None:
     solutions = list(search)
     assert len(solutions) == 271
     assert search.stats.extra["minimised"] > 0  # (literals dropped)
-    names, values = search.compiled.names, search.compiled.values
-    clauses = _learned_clauses(search)
-    for solution in solutions:
-        index = [values[x].index(solution[name]) for x, name in enumerate(names)]
-        for clause in clauses:
-            assert any((index[x] == k) == positive for x, k, positive in clause), clause
+    _assert_clauses_hold(search, solutions)
     with pytest.raises(TypeError, match="minimise must be True or False"):
         BitmaskBackend(learn=True, minimise=1)  # type: ignore[arg-type]
 
@@ -272,10 +271,4 @@ def test_hall_set_clauses_hold_in_every_completion() -> None:
     search = BitmaskSearch(_quasigroup(2), BitmaskBackend(**LEARN).options)
     solutions = list(search)
     assert len(solutions) == 159
-    names, values = search.compiled.names, search.compiled.values
-    clauses = _learned_clauses(search)
-    assert clauses
-    for solution in solutions:
-        index = [values[x].index(solution[name]) for x, name in enumerate(names)]
-        for clause in clauses:
-            assert any((index[x] == k) == positive for x, k, positive in clause), clause
+    _assert_clauses_hold(search, solutions)
