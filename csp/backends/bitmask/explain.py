@@ -257,11 +257,16 @@ def hall(p, s, an, c, t, skip, valbit):
     w = ework
     # w[0:64]: each cell's common mask; w[64:128]: the cell matched to each
     # value, or -1; w[128:192]: each cell's value, or -1; w[256]: the values
-    # of the Hall set found (with valbit).
+    # of the Hall set found (with valbit); w[384:448]: per value, a cell fixed
+    # to it.
+    fixed = 0  # the cells with one value just before t
     for i in range(k):
         e = a + i
         y = p.cvars[e]
-        w[i] = 0 if y == skip else to_common(p, e, dom_at(s, y, t)) & ~valbit
+        m = 0 if y == skip else to_common(p, e, dom_at(s, y, t))
+        if m != 0 and m & (m - 1) == 0:
+            fixed |= 1 << i
+        w[i] = m & ~valbit
         w[128 + i] = -1
     for v in range(64):
         w[64 + v] = -1
@@ -308,12 +313,39 @@ def hall(p, s, an, c, t, skip, valbit):
                 frontier |= 1 << j
     keep = values | valbit
     w[256] = keep  # (for the caller: the Hall set's values, which it explains all of)
+    # A value that a cell z of c outside the set had alone (z = u) is out of
+    # every cell of the set for that one reason: the literal z = u stands for
+    # all their y != u, where the clause would otherwise get one literal per
+    # cell, each of its own level (as a lazy clause generator's Boolean
+    # encoding of all-different would say it). w[384 + u]: z.
+    # Only a cell fixed at an earlier level: then z = u is one literal of the
+    # clause. (One fixed at this level would be resolved, and its own
+    # explanation made the clauses longer: measured, stop 34.)
+    placed = 0
+    others = fixed & ~cells
+    trail_level = part(s, L_TRAIL_LEVEL)
+    vlast = part(s, L_VLAST)
+    while others != 0:
+        i = lowest(others)
+        others &= others - 1
+        if w[i] != 0 and trail_level[vlast[p.cvars[a + i]]] < an[AN_LEVEL]:
+            placed |= w[i]  # (w[i] is 0 for a cell fixed to valbit: x's own value)
+            w[384 + lowest(w[i])] = i
     while cells != 0:
         i = lowest(cells)
         cells &= cells - 1
         e = a + i
         y = p.cvars[e]
-        add_neg(p, s, an, y, p.full[y] & ~from_common(p, e, y, keep))
+        lost = p.full[y] & ~from_common(p, e, y, keep)
+        via = to_common(p, e, lost) & placed
+        lost &= ~from_common(p, e, y, via)
+        while via != 0:
+            u = lowest(via)
+            via &= via - 1
+            ez = a + w[384 + u]
+            z = p.cvars[ez]
+            add_pos(p, s, an, z, from_common(p, ez, z, 1 << u))
+        add_neg(p, s, an, y, lost)
     return True
 
 

@@ -288,7 +288,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         np.zeros(n_clauses, dtype=np.int64),  # cl_used
         np.full(2 * atoms, -1, dtype=np.int64),  # whead
         np.full(2 * n_clauses, -1, dtype=np.int64),  # wnext
-        np.zeros(6 * 64 if options.learn else 1, dtype=np.int64),  # ework
+        np.zeros(7 * 64 if options.learn else 1, dtype=np.int64),  # ework
         np.zeros(big, dtype=np.int64),  # phase
     ]
     strong = options.matching or options.locked
