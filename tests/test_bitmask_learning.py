@@ -244,7 +244,6 @@ def test_minimised_clauses_hold_in_every_solution(shared_data) -> None:
         BitmaskBackend(learn=True, minimise=1)  # type: ignore[arg-type]
 
 
-
 QUASIGROUPS = [(0, 2171), (1, 7553), (2, 159)]
 """Seeds of `bench/qwh.py`'s order-10 quasigroups with 60 balanced holes, and
 their completions: counted by plain bitmask and by CP-SAT (stop 34)."""
@@ -259,7 +258,8 @@ def _quasigroup(seed: int) -> csp.Model:
 @pytest.mark.parametrize(("seed", "count"), QUASIGROUPS)
 def test_quasigroup_completions_counted_with_hall_set_explanations(seed: int, count: int) -> None:
     """All-differents only: every prune is explained by a Hall set (one set for
-    all the values of it a cell lost, found fewest values first)."""
+    all the values of it a cell lost, found fewest values first; a value
+    placed outside it, as one literal)."""
     model = _quasigroup(seed)
     for minimise in (False, True):
         result = csp.count(model, BitmaskBackend(**LEARN, minimise=minimise))
