@@ -125,7 +125,7 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per run")
     parser.add_argument("--learn", default="{}", help="learning options, as a Python dict")
     args = parser.parse_args()
-    learn = {"learn": True, **eval(args.learn)}  # noqa: S307 (a benchmark's own flag)
+    learn = {"learn": True, "learn_after": 0, **eval(args.learn)}  # noqa: S307 (a benchmark's own flag)
     instances: list[tuple[str, Model, bool]] = []  # (name, model, first solution only)
     if args.set in ("tuning", "all"):
         instances += [(name, m, False) for name, m in sudokus(TUNING)]
@@ -149,7 +149,7 @@ def main() -> None:
     rows = []
     started = time.perf_counter()
     for name, model, first in instances:
-        off = _bitmask(model, args.limit, first)
+        off = _bitmask(model, args.limit, first, learn=False)
         on = _bitmask(model, args.limit, first, **learn)
         sat = _cpsat(model, args.limit, first)
         rows.append((name, off[1], on[1], sat[1], off[2], on[2], on[3],

@@ -4,6 +4,7 @@ against brute force, and every clause it learns holds in every solution."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 from pathlib import Path
@@ -18,6 +19,7 @@ from csp.cli import main
 from csp.errors import BadOption
 from csp.fuzz.compare import brute_force
 from csp.fuzz.models import random_model
+from csp.problems import sudoku
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LEARN = {"learn": True, "learn_after": 0, "learn_restart": 3}
@@ -58,6 +60,9 @@ def test_random_models_learning_against_brute_force(seed: int) -> None:
     learning = csp.count(model, BitmaskBackend(**LEARN))
     assert learning.count == plain
     assert csp.count(model, BitmaskBackend(**LEARN, minimise=True)).count == plain
+    # Learning from a restart after a few failures, where no solution was found yet:
+    waiting = BitmaskBackend(learn=True, learn_after=3, restarts=1, learn_restart=3)
+    assert csp.count(model, waiting).count == plain
     oracle = brute_force(model)
     if oracle is not None:
         assert learning.count == len(oracle)
@@ -113,9 +118,11 @@ def test_a_database_reduced_often_still_counts_exactly() -> None:
         assert len(found) == len(set(found)) == 92
 
 
-def test_learning_is_off_by_default_and_switches_are_checked() -> None:
-    result = BitmaskBackend().count(queens_model(6))
-    assert result.stats.extra["conflicts"] == 0
+def test_learning_waits_by_default_and_switches_are_checked() -> None:
+    """By default learning waits for 10,000 failures without a solution."""
+    options = BitmaskBackend().options
+    assert options.learn and options.learn_after == 10_000
+    assert BitmaskBackend().count(queens_model(6)).stats.extra["conflicts"] == 0
     with pytest.raises(TypeError, match="learn must be True or False"):
         BitmaskBackend(learn="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_clauses must be a whole number >= 16"):
@@ -127,8 +134,8 @@ def test_learning_is_off_by_default_and_switches_are_checked() -> None:
 
 
 def test_options_by_name_for_the_command_line(capsys) -> None:
-    learning = csp.backends.get("bitmask:learn:learn_restart=3")
-    assert learning.name == "bitmask:learn:learn_restart=3"
+    learning = csp.backends.get("bitmask:learn:learn_after=0:learn_restart=3")
+    assert learning.name == "bitmask:learn:learn_after=0:learn_restart=3"
     assert learning.options.learn and learning.options.learn_restart == 3
     result = csp.count(queens_model(8), learning)
     assert result.count == 92 and result.stats.extra["conflicts"] > 0  # OEIS A000170
@@ -136,6 +143,7 @@ def test_options_by_name_for_the_command_line(capsys) -> None:
     assert again.name == learning.name and again.options == learning.options
     plain = csp.backends.get("bitmask:matching=off:probe=false").options
     assert (plain.matching, plain.locked, plain.probe) == (False, True, False)
+    assert not csp.backends.get("bitmask:learn=off").options.learn
     for spec, message in [("bitmask:nope", "no option 'nope'; bitmask's options: matching"),
                           ("bitmask:learn=maybe", "learn takes true or false, not 'maybe'"),
                           ("bitmask:learn_after", "learn_after takes a value"),
@@ -144,7 +152,7 @@ def test_options_by_name_for_the_command_line(capsys) -> None:
         with pytest.raises(BadOption, match=message):
             csp.backends.get(spec)
     sudoku = str(EXAMPLES / "sudoku.txt")
-    assert main(["solve", "sudoku", sudoku, "--backend", "bitmask:learn"]) == 0
+    assert main(["solve", "sudoku", sudoku, "--backend", "bitmask:learn=off"]) == 0
     assert capsys.readouterr().out.startswith("417369825632158947")
     assert main(["solve", "sudoku", sudoku, "--backend", "bitmask:learn=maybe"]) == 2
     assert "learn takes true or false, not 'maybe'" in capsys.readouterr().err
@@ -202,7 +210,7 @@ def test_ctrl_c_stops_a_learning_search_with_what_it_found(shared_data) -> None:
         "model = sudoku.declare_model(sudoku.parse(p['puzzle'], symbols=p['symbols'])[0])\n"
         "def progress(stats):\n"
         "    print('searching', flush=True)\n"
-        "result = BitmaskBackend(learn=True).count(model, progress=progress)\n"
+        "result = BitmaskBackend(learn_after=0).count(model, progress=progress)\n"
         "print(result.status.value, result.stats.extra['conflicts'], time.perf_counter(),\n"
         "      flush=True)\n"
     )
@@ -272,3 +280,53 @@ def test_hall_set_clauses_hold_in_every_completion() -> None:
     solutions = list(search)
     assert len(solutions) == 159
     _assert_clauses_hold(search, solutions)
+
+
+@pytest.mark.parametrize("name", ["michael404-TestData25-puzzel1",
+                                  "michael404-TestData36-puzzel1"])
+def test_learning_that_waits_starts_at_a_restart(shared_data: Path, name: str) -> None:
+    """With `learn_after`, the search is the plain one (restarts keeping
+    nogoods, no reasons, no clause database) until that many failures; a
+    restart then starts learning, with the nogoods explained by their scope.
+    These two need 874 and 2,384 failures to their solution without
+    learning: the count (1, a proof of uniqueness) is exact, and both phases
+    really ran."""
+    data = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
+    entry = next(p for p in data if p["name"] == name)
+    model = sudoku.declare_model(sudoku.parse(entry["puzzle"], symbols=entry["symbols"])[0])
+    options = BitmaskBackend(learn=True, learn_after=200, restarts=50, learn_restart=3).options
+    search = BitmaskSearch(model, options)
+    assert search.state.learn.size == 1  # no clause database yet
+    result = search.count()
+    assert result.count == 1
+    extra = result.stats.extra
+    assert extra["nogoods"] > 0 and extra["conflicts"] > 0 and extra["learned"] > 0
+    assert result.stats.failures >= 200 + extra["conflicts"]
+    assert search.state.learn.size > 1
+
+
+def test_learning_that_waits_does_not_start_under_solutions() -> None:
+    """A search that has found solutions by `learn_after` failures stays
+    plain (under a solution no backjump passes the floor), and its plain
+    restarts go on as before: every solution once."""
+    backend = BitmaskBackend(learn=True, learn_after=30, restarts=10, learn_restart=3)
+    search = backend.solutions(queens_model(10))
+    found = [tuple(sorted(s.items(), key=repr)) for s in search]
+    assert len(found) == len(set(found)) == 724  # OEIS A000170
+    extra = search.stats.extra
+    assert extra["conflicts"] == 0 and extra["restarts"] > 1 and search.state.learn.size == 1
+    once = BitmaskBackend(learn=True, learn_after=30, restarts=0).solutions(queens_model(10))
+    assert len(list(once)) == 724 and once.stats.extra["restarts"] == 1
+
+
+def test_a_puzzle_settled_before_learning_starts_pays_nothing() -> None:
+    """9x9 sudokus need a handful of failures: with learning that waits for
+    more, the search is the plain one, node for node, and never makes the
+    learning arrays."""
+    waiting = BitmaskBackend(learn=True, learn_after=1000).options
+    for puzzle in sudoku.parse((EXAMPLES / "sudoku.txt").read_text()):
+        model = sudoku.declare(puzzle, form="model")
+        plain = BitmaskSearch(model, BitmaskBackend(learn=False).options)
+        late = BitmaskSearch(model, waiting)
+        assert plain.count().stats.nodes == late.count().stats.nodes
+        assert late.stats.extra["conflicts"] == 0 and late.state.learn.size == 1

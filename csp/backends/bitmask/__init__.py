@@ -8,7 +8,9 @@ and `Connected` (see `kernel`) shrink the masks to
 a fixpoint after every decision, and the unassigned variable with the fewest
 candidates is filled next, smallest value first. After 100 failures (then
 1.5 times more each time) the search restarts from the root, keeping the
-explored subtrees as nogoods and the failure weights (`learn`).
+explored subtrees as nogoods and the failure weights (`learn`). A search
+that reaches 10,000 failures without a solution restarts learning from its
+conflicts (`analyze`; `LEARN_AFTER`).
 
 >>> from csp import AllDifferent, Model, Sum
 >>> m = Model()
@@ -62,7 +64,8 @@ class BitmaskSearch(SlicedSearch):
         self.problem = problem
         self.compiled: Compiled = compile_model(problem) if compiled is None else compiled
         self.arrays = self.compiled.problem  # grows by the nogoods of restarts
-        self.state = kernel.new_state(self.arrays, options) if state is None else state
+        self.options = options
+        self.state = learn.start_state(self.arrays, options) if state is None else state
         self.cutoff = options.restarts
         if not self.compiled.feasible:
             self.state.st[layout.PHASE] = layout.PHASE_DONE
@@ -75,7 +78,8 @@ class BitmaskSearch(SlicedSearch):
             if event != layout.RESTART:
                 return event
             self.cutoff = int(self.cutoff * learn.GROWTH) + 1
-            self.arrays, self.state = learn.restart(self.arrays, self.state, self.cutoff)
+            self.arrays, self.state = learn.restart(self.arrays, self.state, self.cutoff,
+                                                    self.options)
 
     def _solution(self) -> Assignment:
         compiled = self.compiled
@@ -100,6 +104,14 @@ class BitmaskSearch(SlicedSearch):
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
 
+LEARN_AFTER = 10_000
+"""Learning starts (at a restart) after this many failures without a
+solution: a search that propagation settles sooner, as a 9x9 sudoku, a
+kakuro or every instance of `csp bench --suite full`, never pays for it, and
+one that finds solutions stays plain (clauses did not pay there). Chosen on
+the tuning set (bench/RESULTS.md): 300, 1,000, 3,000 and 10,000 gave 156,
+138, 93 and 85 s (PAR2), learning from the first failure 94 s, the plain
+search 164 s."""
 RESTARTS = 100
 """The default first restart cutoff, in failures: 30 and 1,000 did worse on
 the 25x25 and 36x36 sudokus (bench/RESULTS.md)."""
@@ -129,7 +141,7 @@ class BitmaskBackend:
     def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
                  wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
                  defer: bool = True, counts: bool = True, last: bool = False,
-                 learn: bool = False, learn_after: int = 0, learn_restart: int = 100,
+                 learn: bool = True, learn_after: int = LEARN_AFTER, learn_restart: int = 100,
                  max_clauses: int | None = None, max_literals: int | None = None,
                  activity: bool = True, minimise: bool = False, phase: bool = True,
                  reduce_first: int | None = None, reduce_grow: int | None = None) -> None:
@@ -154,7 +166,10 @@ class BitmaskBackend:
         choice, until a decision on it succeeds (off by default: more nodes
         in all on the large sudokus, bench/RESULTS.md 17c); `learn`: learn a
         clause from each conflict, backjump, branch by activity and restart
-        (docs/explanation/bitmask.md), from `learn_after` failures on,
+        (docs/explanation/bitmask.md), from a restart at `learn_after`
+        failures if no solution was found by then (0: from the first
+        failure; until then the search is the plain one, and costs nothing
+        more),
         restarting every `learn_restart` conflicts times Luby's sequence
         (0: never), in a database of at most `max_clauses` clauses and
         `max_literals` literals (None: to the problem's size, 4 clauses of 64
@@ -332,7 +347,7 @@ class Prepared:
         when prepared)."""
         options = self.options if backend is None else backend.options
         if options not in self.fresh:
-            self.fresh[options] = kernel.new_state(self.compiled.problem, options)
+            self.fresh[options] = learn.start_state(self.compiled.problem, options)
         state = kernel.State(*(array.copy() for array in self.fresh[options]))
         dom = state.dom
         for name, values in fixed.items():

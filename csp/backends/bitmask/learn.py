@@ -15,6 +15,19 @@ solutions (if any) were already counted or reported. The search after the
 restart covers exactly the rest, so counts and enumerations stay exact, and
 the search still ends: each restart removes at least the explored subtrees,
 and the cutoff grows geometrically.
+
+Learning that waits for `learn_after` failures (`Options.learn_after`)
+starts at a restart too: until then the search is the plain one, which
+records no reasons and makes no clause database (`start_state`), and the
+restart that reaches `learn_after` failures builds the learning state
+(`restart`), unless the search has found a solution by then: under a
+solution the floor stops every backjump (`analyze`), and counting the
+solutions of 12 queens took twice as long with clauses (bench/RESULTS.md),
+so a search that finds solutions stays plain. The nogoods so far stay, as
+constraints whose explanations are their scope's literals
+(`explain.generic`); a clause learned from them is implied by the model and
+the nogoods, which cut only explored subtrees, so it removes no solution not
+yet counted.
 """
 
 from __future__ import annotations
@@ -22,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from csp.backends.bitmask import layout
-from csp.backends.bitmask.layout import NOGOOD, Problem, State
+from csp.backends.bitmask.layout import NOGOOD, Options, Problem, State
 
 GROWTH = 1.5
 """Each cutoff (in failures) is this much longer than the one before."""
@@ -75,10 +88,45 @@ def nogoods(p: Problem, s: State) -> list[tuple[list[Literal], list[Literal]]]:
     return out
 
 
-def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
+def start_state(p: Problem, options: Options) -> State:
+    """A fresh state at the root of `p` for `options`. Learning that waits
+    for `learn_after` failures starts as the plain search, which restarts
+    when they are reached at the latest (then `restart` turns learning on)."""
+    if not _waiting(options):
+        return layout.new_state(p, options)
+    s = layout.new_state(p, options._replace(learn=False))
+    s.st[layout.RESTART_AT] = _cap(options, int(options.restarts))
+    return s
+
+
+def _waiting(options: Options, s: State | None = None) -> bool:
+    """Whether learning waits for `learn_after` failures (and, if the state
+    `s` is given, still may start: not once the search found a solution,
+    where the floor stops backjumps and clauses did not pay, bench/RESULTS.md)."""
+    waiting = bool(options.learn) and options.learn_after > 0
+    return waiting and (s is None or int(s.st[layout.SOLUTIONS]) == 0)
+
+
+def _cap(options: Options, restart_at: int) -> int:
+    """The plain search's next restart (in failures; 0: never), no later than
+    the failure at which learning starts."""
+    return min(restart_at, options.learn_after) if restart_at > 0 else options.learn_after
+
+
+LEARNING_SLOTS = [layout.OPT_LEARN, layout.LEARN_AFTER, layout.RESTART_AT, layout.OPT_RESTART,
+                  layout.RESTART_NEXT, layout.OPT_PHASE, layout.ACT_INC, layout.REDUCE_AT,
+                  layout.REDUCE_GROW, layout.CONFLICT_VAR,
+                  *range(layout.LEARN_AT, layout.LEARN_AT + layout.N_LEARN_PARTS + 1)]
+"""The slots of `st` that a learning state sets up for itself (`layout.new_state`):
+the rest (counters, the other techniques' switches) carry over from the plain search."""
+
+
+def restart(p: Problem, s: State, cutoff: int,
+            options: Options = layout.DEFAULT_OPTIONS) -> tuple[Problem, State]:
     """The problem with the branch's nogoods added, and a state at its root
     that keeps the counters and weights of `s` and restarts after `cutoff`
-    more failures."""
+    more failures; a learning state if `options` learn and their
+    `learn_after` failures are reached."""
     learned = nogoods(p, s)
     root = _root(s)
     kind = [p.kind]
@@ -135,10 +183,17 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
         lc_start=np.concatenate([p.lc_start, np.full(len(all_kind) - n_old, p.lc_start[-1],
                                                      dtype=np.int64)]),
     )
-    fresh = layout.new_state(new_p)
+    waiting = _waiting(options, s) and not s.st[layout.OPT_LEARN]
+    learning = waiting and int(s.st[layout.FAILURES]) >= options.learn_after
+    fresh = layout.new_state(new_p, options._replace(learn_after=0) if learning else
+                             layout.DEFAULT_OPTIONS)
+    own = fresh.st[LEARNING_SLOTS]
     fresh.st[:] = s.st
+    if learning:
+        fresh.st[LEARNING_SLOTS] = own
     fresh.st[layout.PHASE] = layout.PHASE_START
     fresh.st[layout.DEPTH] = 0
+    fresh.st[layout.FLOOR] = 0  # (no solution under the new root's branch yet)
     fresh.st[layout.TRAIL] = 0
     fresh.st[layout.QHEAD] = 0
     fresh.st[layout.QCOUNT] = 0
@@ -147,7 +202,9 @@ def restart(p: Problem, s: State, cutoff: int) -> tuple[Problem, State]:
     fresh.st[layout.OPT_PROBE] = 0  # the root was probed before the first restart
     fresh.st[layout.RESTARTS] += 1
     fresh.st[layout.LAST_CHOICE] = 0  # a new tree: no conflict yet
-    fresh.st[layout.RESTART_AT] = int(s.st[layout.FAILURES]) + cutoff
+    if not learning:
+        restart_at = int(s.st[layout.FAILURES]) + cutoff if options.restarts > 0 else 0
+        fresh.st[layout.RESTART_AT] = _cap(options, restart_at) if waiting else restart_at
     fresh.weight[:n_old] = s.weight[:n_old]
     fresh.vweight[:] = s.vweight
     fresh.match[: len(p.cvars)] = s.match
