@@ -288,7 +288,7 @@ def test_learning_that_waits_starts_at_a_restart(shared_data: Path, name: str) -
     """With `learn_after`, the search is the plain one (restarts keeping
     nogoods, no reasons, no clause database) until that many failures; a
     restart then starts learning, with the nogoods explained by their scope.
-    These two need 874 and 2,384 failures to their solution without
+    These two need 2,384 and 874 failures to their solution without
     learning: the count (1, a proof of uniqueness) is exact, and both phases
     really ran."""
     data = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]

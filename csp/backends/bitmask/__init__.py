@@ -166,10 +166,10 @@ class BitmaskBackend:
         choice, until a decision on it succeeds (off by default: more nodes
         in all on the large sudokus, bench/RESULTS.md 17c); `learn`: learn a
         clause from each conflict, backjump, branch by activity and restart
-        (docs/explanation/bitmask.md), from a restart at `learn_after`
-        failures if no solution was found by then (0: from the first
-        failure; until then the search is the plain one, and costs nothing
-        more),
+        (docs/explanation/bitmask.md), from `learn_after` failures on (0:
+        from the first; else the search is the plain one until then, and
+        learning starts at a restart there, once even with `restarts=0`,
+        unless a solution was found by then),
         restarting every `learn_restart` conflicts times Luby's sequence
         (0: never), in a database of at most `max_clauses` clauses and
         `max_literals` literals (None: to the problem's size, 4 clauses of 64
