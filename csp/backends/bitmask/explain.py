@@ -328,7 +328,8 @@ def hall(p, s, an, c, t, skip, valbit):
     while others != 0:
         i = lowest(others)
         others &= others - 1
-        if w[i] != 0 and trail_level[vlast[p.cvars[a + i]]] < an[AN_LEVEL]:
+        e = vlast[p.cvars[a + i]]  # (-1: fixed in the model, level 0)
+        if w[i] != 0 and (e < 0 or trail_level[e] < an[AN_LEVEL]):
             placed |= w[i]  # (w[i] is 0 for a cell fixed to valbit: x's own value)
             w[384 + lowest(w[i])] = i
     while cells != 0:
