@@ -121,12 +121,12 @@ LEARNING_SLOTS = [layout.OPT_LEARN, layout.LEARN_AFTER, layout.RESTART_AT, layou
 the rest (counters, the other techniques' switches) carry over from the plain search."""
 
 
-def restart(p: Problem, s: State, cutoff: int,
-            options: Options = layout.DEFAULT_OPTIONS) -> tuple[Problem, State]:
+def restart(p: Problem, s: State, cutoff: int, options: Options) -> tuple[Problem, State]:
     """The problem with the branch's nogoods added, and a state at its root
     that keeps the counters and weights of `s` and restarts after `cutoff`
-    more failures; a learning state if `options` learn and their
-    `learn_after` failures are reached."""
+    more failures (`options`: the search's, whose `restarts` 0 means no
+    more); a learning state if `options` learn and their `learn_after`
+    failures are reached."""
     learned = nogoods(p, s)
     root = _root(s)
     kind = [p.kind]
