@@ -99,12 +99,9 @@ def start_state(p: Problem, options: Options) -> State:
     return s
 
 
-def _waiting(options: Options, s: State | None = None) -> bool:
-    """Whether learning waits for `learn_after` failures (and, if the state
-    `s` is given, still may start: not once the search found a solution,
-    where the floor stops backjumps and clauses did not pay, bench/RESULTS.md)."""
-    waiting = bool(options.learn) and options.learn_after > 0
-    return waiting and (s is None or int(s.st[layout.SOLUTIONS]) == 0)
+def _waiting(options: Options) -> bool:
+    """Whether learning waits for `learn_after` failures."""
+    return bool(options.learn) and options.learn_after > 0
 
 
 def _cap(options: Options, restart_at: int) -> int:
@@ -183,7 +180,10 @@ def restart(p: Problem, s: State, cutoff: int, options: Options) -> tuple[Proble
         lc_start=np.concatenate([p.lc_start, np.full(len(all_kind) - n_old, p.lc_start[-1],
                                                      dtype=np.int64)]),
     )
-    waiting = _waiting(options, s) and not s.st[layout.OPT_LEARN]
+    # Not once the search found a solution: the floor stops backjumps there,
+    # and clauses did not pay (bench/RESULTS.md).
+    waiting = (_waiting(options) and not s.st[layout.OPT_LEARN]
+               and int(s.st[layout.SOLUTIONS]) == 0)
     learning = waiting and int(s.st[layout.FAILURES]) >= options.learn_after
     fresh = layout.new_state(new_p, options._replace(learn_after=0) if learning else
                              layout.DEFAULT_OPTIONS)
