@@ -5,7 +5,8 @@ Each model is small enough to enumerate: `brute_force` (the constraints' own
 checkers over every assignment) is the oracle. Every model runs on every
 backend twice: as each backend takes it (natively, or decomposed with tables
 where small), and with `csp.decompose.TABLE_FIRST` off, so that every
-structural decomposition is exercised even on small domains.
+structural decomposition is exercised even on small domains (a backend that
+decomposes nothing of the model runs it once).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from csp import (
     Sum,
     Xor,
     decompose,
+    dispatch,
 )
 
 
@@ -200,6 +202,8 @@ def test_every_backend_agrees_with_brute_force(kind: str, seed: int, table_first
     r = random.Random(seed)
     r.int_names = seed % 2 == 1  # type: ignore[attr-defined]
     m = MAKERS[kind](r)
+    if not table_first and _taken_as_declared(m, csp_backend):
+        pytest.skip(f"{csp_backend} takes every constraint as declared: the run is the tables one")
     expected = brute_force(m)
     monkeypatch.setattr(decompose, "TABLE_FIRST", table_first)
     result = csp.count(m, backend=csp_backend, time_limit=60)
@@ -209,6 +213,14 @@ def test_every_backend_agrees_with_brute_force(kind: str, seed: int, table_first
     assert len(solutions) == expected
     assert all(m.is_solution(s) for s in solutions)  # in the declared terms, aux dropped
     assert len({tuple(sorted(s.items(), key=str)) for s in solutions}) == expected
+
+
+def _taken_as_declared(m: Model, name: str) -> bool:
+    """Whether `name` takes every constraint of `m` as it is (nothing
+    decomposed, so `TABLE_FIRST` changes nothing), as `dispatch` decides."""
+    backend = csp.backends.get(name)
+    caps = backend.capabilities if Model in backend.accepts else dispatch.LOWERED_KINDS
+    return all(dispatch.taker(caps)(c) for c in m.constraints)
 
 
 def test_relation_checker_judges_the_table_taken_when_added() -> None:

@@ -33,6 +33,7 @@ from csp.backends.base import (
     COLOURS,
     COUNTS_ONLY,
     MULTIPLICITIES,
+    OUTSIDE,
     SLICED,
     SPLIT,
     Backend,
@@ -60,7 +61,7 @@ from csp.testing import (
     sudoku_4x4,
     wrong,
 )
-from csp.testing.language import language_models
+from csp.testing.language import OWN, joined, language_models, reified_together
 
 SHORT = 0.3
 """The time limit of the long searches, in seconds."""
@@ -200,6 +201,7 @@ def test_contract_model_language(csp_backend: str, inside: str) -> None:
     # Every kind of constraint, alone, inside logic and reified: taken (as it
     # is or decomposed) and agreeing with the checkers, or refused before
     # solving with a Refused that names the backends that take it.
+    taken = []
     for kind, m in language_models(inside).items():
         try:
             dispatch.prepare(m, csp_backend)
@@ -211,12 +213,43 @@ def test_contract_model_language(csp_backend: str, inside: str) -> None:
             with pytest.raises(Refused):
                 csp.count(m, csp_backend)
             continue
+        taken.append(kind)
+    together = _reified_together(csp_backend, taken) if inside == "reified" else None
+    for kind in taken:
+        if together is True and kind not in OWN:
+            continue
+        m = language_models(inside)[kind]
         expected = _expected(kind, inside)
         if _lists(csp_backend):
             found = _all_checked(m, csp.solutions(m, csp_backend))
             assert {normal(s) for s in found} == expected, (kind, inside)
         result = csp.count(m, csp_backend)
         assert (result.count, result.status) == (len(expected), Status.COMPLETE), (kind, inside)
+    assert together is not False, ("every kind reified agrees alone, but not together: "
+                                   "reified_together(kinds) disagrees with joined(...)")
+
+
+def _reified_together(name: str, kinds: list[str]) -> bool | None:
+    """For a backend whose solver runs outside (`OUTSIDE`: a process per
+    call), the reified kinds checked in one model (`reified_together`) rather
+    than one each: whether it agreed (the caller then checks each kind alone,
+    to name the one at fault), or None if the backend refuses it."""
+    if OUTSIDE not in _backend(name).capabilities:
+        return None
+    shared = [kind for kind in kinds if kind not in OWN]
+    m = reified_together(shared)
+    try:
+        dispatch.prepare(m, name)
+    except Refused:
+        return None
+    expected = joined({kind: _expected(kind, "reified") for kind in shared})
+    if _lists(name):
+        found = list(csp.solutions(m, name))
+        distinct = {normal(s) for s in found}
+        if len(distinct) != len(found) or distinct != expected or any(wrong(m, s) for s in found):
+            return False
+    result = csp.count(m, name)
+    return (result.count, result.status) == (len(expected), Status.COMPLETE)
 
 
 _BRUTE: dict[tuple[str, str], set[Any]] = {}

@@ -12,7 +12,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
 
 from csp.backends.base import ALL_CONSTRAINT_KINDS
 from csp.constraints import AllDifferent, Constraint, Sum, Table
@@ -92,20 +94,84 @@ def language_models(inside: str = "alone") -> dict[str, Model]:
     `inside="logic"` as an operand of `Or` (with `x0 == 2`), or
     `inside="reified"` equal to a boolean variable."""
     models = {}
-    for kind, make in _kinds().items():
+    for kind in _kinds():
         m = Model(f"{kind} {inside}")
-        # Kinds over variables of their own get only x0 (for `inside`).
-        xs = [m.var(f"x{i}", range(-1, 3)) for i in range(1 if kind in OWN else 4)]
-        c = make(m, xs)
-        assert kind in c.kinds(), (kind, c.kinds())
-        if inside == "logic":
-            c = Or([c, xs[0] == 2])
-        elif inside == "reified":
-            c = m.bool("b") == c
-        m.add(c)
+        _declare(m, kind, inside)
         models[kind] = m
     assert set(models) == ALL_CONSTRAINT_KINDS, set(models) ^ ALL_CONSTRAINT_KINDS
     return models
 
 
-__all__ = ["brute_force", "language_models"]
+def language_union(kinds: Iterable[str], inside: str = "alone") -> Model:
+    """The models of `language_models(inside)` for `kinds` side by side in one
+    model, each kind's variables its own (`x0` of kind K is `(K, "x0")`): its
+    count is the product of theirs. A counter that splits a problem into
+    independent components counts it at once.
+
+    >>> union = language_union(["Sum", "Abs"], "reified")
+    >>> sorted(map(str, union.variables))[:2]
+    ["('Abs', 'b')", "('Abs', 'x0')"]
+    """
+    m = Model(f"kinds {inside}")
+    for kind in kinds:
+        _declare(m, kind, inside, prefix=kind)
+    return m
+
+
+def reified_together(kinds: Iterable[str]) -> Model:
+    """Every constraint of `kinds` (none of `OWN`) reified over the same
+    x0..x3, each equal to a boolean of its own, `("b", K)`: a solution per
+    assignment of x0..x3, in which each boolean says whether its constraint
+    holds there (`joined` gives them from the kinds' reified models).
+
+    >>> m = reified_together(["Compare", "AllEqual"])
+    >>> len(m.variables), len(brute_force(m))
+    (6, 256)
+    """
+    m = Model("kinds reified together")
+    xs = [m.var(f"x{i}", range(-1, 3)) for i in range(4)]
+    makers = _kinds()
+    for kind in kinds:
+        if kind in OWN:
+            raise ValueError(f"{kind} has variables of its own: it cannot share x0..x3")
+        m.add(m.bool(("b", kind)) == makers[kind](m, xs))
+    return m
+
+
+def joined(solutions: dict[str, set[Hashable]]) -> set[Hashable]:
+    """The solutions of `reified_together(solutions)`, given those of each
+    kind's reified model (`normal` assignments of x0..x3 and `b`)."""
+    per_x: dict[frozenset[Any], list[list[tuple[Hashable, Any]]]] = {}
+    for number, (kind, found) in enumerate(solutions.items()):
+        seen: dict[frozenset[Any], list[tuple[Hashable, Any]]] = {}
+        for solution in found:
+            assert isinstance(solution, frozenset)
+            b = dict(solution)["b"]
+            seen.setdefault(frozenset(p for p in solution if p[0] != "b"), []).append(
+                (("b", kind), b))
+        if number == 0:
+            per_x = {x: [bs] for x, bs in seen.items()}
+        else:  # an x that some kind has no solution with has none together
+            per_x = {x: [*lists, seen[x]] for x, lists in per_x.items() if x in seen}
+    return {frozenset(x | set(choice)) for x, lists in per_x.items()
+            for choice in itertools.product(*lists)}
+
+
+def _declare(m: Model, kind: str, inside: str, prefix: str | None = None) -> None:
+    """Add `kind`'s reference constraint, `inside` as `language_models` says,
+    to `m`: its variables x0.. and b, or (prefix, "x0").. with a prefix."""
+    def name(local: str) -> Hashable:
+        return local if prefix is None else (prefix, local)
+
+    # Kinds over variables of their own get only x0 (for `inside`).
+    xs = [m.var(name(f"x{i}"), range(-1, 3)) for i in range(1 if kind in OWN else 4)]
+    c = _kinds()[kind](m, xs)
+    assert kind in c.kinds(), (kind, c.kinds())
+    if inside == "logic":
+        c = Or([c, xs[0] == 2])
+    elif inside == "reified":
+        c = m.bool(name("b")) == c
+    m.add(c)
+
+
+__all__ = ["brute_force", "joined", "language_models", "language_union", "reified_together"]
