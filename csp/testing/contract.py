@@ -118,11 +118,15 @@ def _long(name: str) -> ExactCover | Model:
     return _native(name, queens_cover(16), permutations_model(13))
 
 
-def _all_checked(problem: ExactCover | Model, search: Search) -> list[Any]:
+def _all_checked(problem: ExactCover | Model, search: Search, what: Any = None) -> list[Any]:
+    """The solutions `search` lists, each checked by `problem`'s checker and
+    none twice; a failure names `what` (the reference problem) if given."""
     found = list(search)
     for solution in found:
-        assert wrong(problem, solution) == [], solution
-    assert len({normal(s) for s in found}) == len(found), "a solution came twice"
+        assert wrong(problem, solution) == [], (solution if what is None else
+                                                 f"{what}: {solution} {wrong(problem, solution)}")
+    assert len({normal(s) for s in found}) == len(found), (
+        "a solution came twice" if what is None else f"{what}: a solution came twice")
     return found
 
 
@@ -221,7 +225,7 @@ def test_contract_model_language(csp_backend: str, inside: str) -> None:
         m = language_models(inside)[kind]
         expected = _expected(kind, inside)
         if _lists(csp_backend):
-            found = _all_checked(m, csp.solutions(m, csp_backend))
+            found = _all_checked(m, csp.solutions(m, csp_backend), (kind, inside))
             assert {normal(s) for s in found} == expected, (kind, inside)
         result = csp.count(m, csp_backend)
         assert (result.count, result.status) == (len(expected), Status.COMPLETE), (kind, inside)
