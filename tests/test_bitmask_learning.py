@@ -282,6 +282,16 @@ def test_hall_set_clauses_hold_in_every_completion() -> None:
     _assert_clauses_hold(search, solutions)
 
 
+def test_a_learning_state_never_waits() -> None:
+    # Waiting is learn.start_state's (the plain search, then a restart); a
+    # learning state made with learn_after > 0 is refused, not half-waiting.
+    search = BitmaskSearch(queens_model(6), BitmaskBackend(learn_after=0).options)
+    options = BitmaskBackend(learn_after=5).options
+    with pytest.raises(ValueError, match="learning that waits starts with learn.start_state"):
+        layout.new_state(search.arrays, options)
+    assert layout.new_state(search.arrays, options._replace(learn_after=0)).learn.size > 1
+
+
 @pytest.mark.parametrize("name", ["michael404-TestData25-puzzel1",
                                   "michael404-TestData36-puzzel1"])
 def test_learning_that_waits_starts_at_a_restart(shared_data: Path, name: str) -> None:

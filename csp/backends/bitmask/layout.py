@@ -137,36 +137,35 @@ LAST_BIT = 26  # for a value of c: that value, in c's common space
 REASON = 27  # the reason recorded with each narrowing: a constraint c >= 0, an
 # overlap k of two all-differents as n_constraints + k, DECISION, or -2 - i (clause i)
 CONFLICT_VAR = 28  # the variable whose narrowing wiped it out (in the failing run), or -1
-OPT_LEARN = 29  # 1: learn from conflicts (once LEARN_AFTER failures were seen)
-LEARN_AFTER = 30  # the failure count from which conflicts are analysed
-CLHEAD = 31  # the trail position up to which the clauses were propagated
-N_CLAUSES = 32  # clauses in the database
-ARENA = 33  # literals used in cl_lits
-FLOOR = 34  # no backjump goes above this level: the deepest one with solutions under it
-CONFLICTS = 35  # conflicts analysed
-LEARNED = 36  # clauses learned
-BACKJUMPS = 37  # backjumps over one level or more
-ACT_INC = 38  # the activity bump (grows, for decay)
-RESTART_NEXT = 39  # the conflict count at the next restart (0: none)
-LUBY_I = 40  # restarts made by learning so far (the index into Luby's sequence)
-OPT_RESTART = 41  # conflicts per unit of Luby's sequence (0: no restarts)
-REDUCE_AT = 42  # the number of clauses at which the database is reduced
-OPT_ACTIVITY = 43  # 1: branch on activity once learning is on
-DELETED = 44  # clauses deleted by reductions
-AN_LEVEL = 45  # an analysis: the conflict's level
-AN_COUNTER = 46  # ... the literals of that level in the conflict set, not yet resolved
-AN_OUT = 47  # ... the literals of the learned clause so far (in lbuf)
-AN_TOUCHED = 48  # ... the variables marked (in touched)
-AN_WORK = 49  # ... the steps it took (an analysis past MAX_WORK is given up)
-WORK = 50  # the steps of every analysis so far (explanations, the trail walked)
-WORK_STOP = 51  # this call of the kernel pauses once WORK reaches it (`search`)
-OPT_MINIMISE = 52  # 1: learned clauses are minimised (`minimise`)
-AN_CHECK = 53  # minimisation: 1 + the trail entry whose explanation is being checked, or 0
-AN_FAIL = 54  # ... 1 once a literal of that explanation is not implied by the clause
-MINIMISED = 55  # literals minimisation removed from learned clauses
-OPT_PHASE = 56  # 1: a variable's decision tries its saved value first (phase saving)
-REDUCE_GROW = 57  # clauses added to REDUCE_AT after each reduction (0: half as many again)
-LEARN_AT = 58  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
+OPT_LEARN = 29  # 1: learn from conflicts, from the first (`learn.start_state` waits)
+CLHEAD = 30  # the trail position up to which the clauses were propagated
+N_CLAUSES = 31  # clauses in the database
+ARENA = 32  # literals used in cl_lits
+FLOOR = 33  # no backjump goes above this level: the deepest one with solutions under it
+CONFLICTS = 34  # conflicts analysed
+LEARNED = 35  # clauses learned
+BACKJUMPS = 36  # backjumps over one level or more
+ACT_INC = 37  # the activity bump (grows, for decay)
+RESTART_NEXT = 38  # the conflict count at the next restart (0: none)
+LUBY_I = 39  # restarts made by learning so far (the index into Luby's sequence)
+OPT_RESTART = 40  # conflicts per unit of Luby's sequence (0: no restarts)
+REDUCE_AT = 41  # the number of clauses at which the database is reduced
+OPT_ACTIVITY = 42  # 1: branch on activity once learning is on
+DELETED = 43  # clauses deleted by reductions
+AN_LEVEL = 44  # an analysis: the conflict's level
+AN_COUNTER = 45  # ... the literals of that level in the conflict set, not yet resolved
+AN_OUT = 46  # ... the literals of the learned clause so far (in lbuf)
+AN_TOUCHED = 47  # ... the variables marked (in touched)
+AN_WORK = 48  # ... the steps it took (an analysis past MAX_WORK is given up)
+WORK = 49  # the steps of every analysis so far (explanations, the trail walked)
+WORK_STOP = 50  # this call of the kernel pauses once WORK reaches it (`search`)
+OPT_MINIMISE = 51  # 1: learned clauses are minimised (`minimise`)
+AN_CHECK = 52  # minimisation: 1 + the trail entry whose explanation is being checked, or 0
+AN_FAIL = 53  # ... 1 once a literal of that explanation is not implied by the clause
+MINIMISED = 54  # literals minimisation removed from learned clauses
+OPT_PHASE = 55  # 1: a variable's decision tries its saved value first (phase saving)
+REDUCE_GROW = 56  # clauses added to REDUCE_AT after each reduction (0: half as many again)
+LEARN_AT = 57  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
 STATE_SIZE = LEARN_AT + 20 + 1  # (N_LEARN_PARTS, below, + 1)
 
 # Learning's arrays, packed into the one field State.learn: the kernel's calls
@@ -228,7 +227,12 @@ DEFAULT_OPTIONS = Options()
 
 
 def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
-    """Fresh search state for problem `p`, at the root."""
+    """Fresh search state for problem `p`, at the root. A learning state
+    learns from its first failure: learning that waits for `learn_after`
+    failures starts as the plain search (`learn.start_state`)."""
+    if options.learn and options.learn_after > 0:
+        raise ValueError("a learning state learns from its first failure: "
+                         "learning that waits starts with learn.start_state")
     n = len(p.dom0)
     n_cons = len(p.kind)
     trail = int(p.voff[-1]) + n + 1  # each narrowing removes a value along a branch
@@ -243,9 +247,8 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_DEFER] = int(options.defer)
     st[OPT_LAST] = int(options.last)
     st[OPT_LEARN] = int(options.learn)
-    st[LEARN_AFTER] = int(options.learn_after)
     st[OPT_RESTART] = int(options.learn_restart)
-    st[RESTART_NEXT] = int(options.learn_after) + int(options.learn_restart)
+    st[RESTART_NEXT] = int(options.learn_restart)
     st[OPT_ACTIVITY] = int(options.activity)
     st[OPT_MINIMISE] = int(options.minimise)
     st[OPT_PHASE] = int(options.learn and options.phase)

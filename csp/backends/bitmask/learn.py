@@ -110,7 +110,7 @@ def _cap(options: Options, restart_at: int) -> int:
     return min(restart_at, options.learn_after) if restart_at > 0 else options.learn_after
 
 
-LEARNING_SLOTS = [layout.OPT_LEARN, layout.LEARN_AFTER, layout.RESTART_AT, layout.OPT_RESTART,
+LEARNING_SLOTS = [layout.OPT_LEARN, layout.RESTART_AT, layout.OPT_RESTART,
                   layout.RESTART_NEXT, layout.OPT_PHASE, layout.ACT_INC, layout.REDUCE_AT,
                   layout.REDUCE_GROW, layout.CONFLICT_VAR,
                   *range(layout.LEARN_AT, layout.LEARN_AT + layout.N_LEARN_PARTS + 1)]

@@ -20,7 +20,6 @@ from csp.backends.bitmask.layout import (
     L_PHASE,
     LAST_BIT,
     LAST_CHOICE,
-    LEARN_AFTER,
     NODES,
     OPT_COUNTS,
     OPT_LAST,
@@ -196,7 +195,7 @@ def search(p, s, count_only, budget):
                     w = s.var_at[depth]
                     st[LAST_CHOICE] = w + 1 if w >= 0 else w
                     st[LAST_BIT] = s.vbit[depth]
-                if st[OPT_LEARN] != 0 and st[FAILURES] >= st[LEARN_AFTER]:
+                if st[OPT_LEARN] != 0:
                     _learn(p, s)
 
 
