@@ -241,6 +241,8 @@ def _reified_together(name: str, kinds: list[str]) -> bool | None:
     if OUTSIDE not in _backend(name).capabilities:
         return None
     shared = [kind for kind in kinds if kind not in OWN]
+    if not shared:
+        return None
     m = reified_together(shared)
     try:
         dispatch.prepare(m, name)

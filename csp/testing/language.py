@@ -102,22 +102,6 @@ def language_models(inside: str = "alone") -> dict[str, Model]:
     return models
 
 
-def language_union(kinds: Iterable[str], inside: str = "alone") -> Model:
-    """The models of `language_models(inside)` for `kinds` side by side in one
-    model, each kind's variables its own (`x0` of kind K is `(K, "x0")`): its
-    count is the product of theirs. A counter that splits a problem into
-    independent components counts it at once.
-
-    >>> union = language_union(["Sum", "Abs"], "reified")
-    >>> sorted(map(str, union.variables))[:2]
-    ["('Abs', 'b')", "('Abs', 'x0')"]
-    """
-    m = Model(f"kinds {inside}")
-    for kind in kinds:
-        _declare(m, kind, inside, prefix=kind)
-    return m
-
-
 def reified_together(kinds: Iterable[str]) -> Model:
     """Every constraint of `kinds` (none of `OWN`) reified over the same
     x0..x3, each equal to a boolean of its own, `("b", K)`: a solution per
@@ -140,7 +124,10 @@ def reified_together(kinds: Iterable[str]) -> Model:
 
 def joined(solutions: dict[str, set[Hashable]]) -> set[Hashable]:
     """The solutions of `reified_together(solutions)`, given those of each
-    kind's reified model (`normal` assignments of x0..x3 and `b`)."""
+    kind's reified model (`normal` assignments of x0..x3 and `b`; one kind
+    at least)."""
+    if not solutions:
+        raise ValueError("no kinds to join")
     per_x: dict[frozenset[Any], list[list[tuple[Hashable, Any]]]] = {}
     for number, (kind, found) in enumerate(solutions.items()):
         seen: dict[frozenset[Any], list[tuple[Hashable, Any]]] = {}
@@ -157,21 +144,17 @@ def joined(solutions: dict[str, set[Hashable]]) -> set[Hashable]:
             for choice in itertools.product(*lists)}
 
 
-def _declare(m: Model, kind: str, inside: str, prefix: str | None = None) -> None:
-    """Add `kind`'s reference constraint, `inside` as `language_models` says,
-    to `m`: its variables x0.. and b, or (prefix, "x0").. with a prefix."""
-    def name(local: str) -> Hashable:
-        return local if prefix is None else (prefix, local)
-
+def _declare(m: Model, kind: str, inside: str) -> None:
+    """Add `kind`'s reference constraint to `m`, `inside` as `language_models` says."""
     # Kinds over variables of their own get only x0 (for `inside`).
-    xs = [m.var(name(f"x{i}"), range(-1, 3)) for i in range(1 if kind in OWN else 4)]
+    xs = [m.var(f"x{i}", range(-1, 3)) for i in range(1 if kind in OWN else 4)]
     c = _kinds()[kind](m, xs)
     assert kind in c.kinds(), (kind, c.kinds())
     if inside == "logic":
         c = Or([c, xs[0] == 2])
     elif inside == "reified":
-        c = m.bool(name("b")) == c
+        c = m.bool("b") == c
     m.add(c)
 
 
-__all__ = ["brute_force", "joined", "language_models", "language_union", "reified_together"]
+__all__ = ["brute_force", "joined", "language_models", "reified_together"]
