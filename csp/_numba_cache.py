@@ -17,12 +17,19 @@ into modules needs more. Here a cached function of a module that imports this
 one is stamped with the sources of every such module of its directory (its
 kernel's modules): an edit to any of them recompiles them all, an edit to any
 other file (a backend's Python driver) recompiles nothing.
+
+Compiled kernels come from elsewhere when they can: those the package was
+built with (`adopt_prebuilt`), and those compiled for another copy of the
+same sources, such as the installed copy a checkout replaces
+(`adopt_copies`).
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
+import pickle
 import shutil
 import sys
 import tempfile
@@ -83,6 +90,11 @@ def cache_subpath(kernel_directory: Path) -> str:
     return str(locator.get_suitable_cache_subpath(str(kernel_directory / "kernel.py")))
 
 
+KERNELS = ("backends/bitmask",)
+"""The kernel directories (relative to the package) compiled at build time
+(`csp._prebuilt`): `bitmask`'s, the default for a model. `dlx` runs its C
+kernel, built by setup.py; its numba twin is a fallback that compiles on use."""
+
 PREBUILT = Path(__file__).resolve().parent / "_prebuilt"
 """Where an installed package keeps the kernels compiled when it was built."""
 
@@ -112,6 +124,66 @@ def adopt_prebuilt(cache_dir: str | None, prebuilt: Path = PREBUILT) -> int:
             except OSError:
                 return copied  # a read-only cache: numba compiles, as before
     return copied
+
+
+def adopt_copies(cache_dir: str | None, package: Path = PREBUILT.parent,
+                 kernels: tuple[str, ...] = KERNELS) -> int:
+    """Copy into `cache_dir` the kernels that numba compiled for other copies
+    of the same sources, for each kernel directory of `package` (`KERNELS`)
+    whose cache has no index yet; the number of files copied.
+
+    numba files its cache under a hash of the kernels' path, so an installed
+    copy and a checkout, or two checkouts, compile apart: CI's `pip install .`
+    compiles the kernels, then `pip install -e .` ran the same sources from
+    the checkout and compiled them again, in every test process at once. Only
+    an index stamped with these sources (`kernel_stamp`) is copied, with its
+    data files, and each function's from the first copy that has it."""
+    if cache_dir is None:
+        return 0
+    copied = 0
+    for kernel in kernels:
+        directory = package / kernel
+        target = Path(cache_dir) / cache_subpath(directory)
+        if not directory.is_dir() or any(target.glob("*.nbi")):
+            continue
+        stamp = kernel_stamp(str(directory))
+        for other in sorted(target.parent.glob(f"{glob.escape(directory.name)}_*")):
+            if other == target:
+                continue
+            for index in other.glob("*.nbi"):
+                if (target / index.name).exists() or not _stamped(index, stamp):
+                    continue
+                base = index.name[: -len(".nbi")]
+                # Its data first, then the index that names them.
+                for entry in [*other.glob(f"{glob.escape(base)}.*.nbc"), index]:
+                    if not _copy(entry, target / entry.name):
+                        return copied  # a read-only cache: numba compiles, as before
+                    copied += 1
+    return copied
+
+
+def _stamped(index: Path, stamp: str) -> bool:
+    """Whether a numba cache index was written, by this numba, with the
+    source stamp `stamp`. (Read as bytes: unpickling its signatures would
+    import numba's type system, 45 ms.)"""
+    try:
+        with index.open("rb") as f:
+            return bool(pickle.load(f) == numba.__version__ and stamp.encode() in f.read())
+    except Exception:  # noqa: BLE001 - an unreadable index is only not adopted
+        return False
+
+
+def _copy(source: Path, final: Path) -> bool:
+    """Copy one cache file whole (a copy, then a rename: another process may
+    be loading from there); False if the cache cannot be written."""
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        partial = final.parent / f".{final.name}.{os.getpid()}"
+        shutil.copyfile(source, partial)
+        os.replace(partial, final)
+    except OSError:
+        return False
+    return True
 
 
 CACHE_DIR = configure()
@@ -179,6 +251,7 @@ def _install_kernel_stamps() -> list[type]:
 
 
 KERNEL_LOCATORS = _install_kernel_stamps()
+adopt_copies(CACHE_DIR)  # (after adopt_prebuilt: a package's own build comes first)
 
 NOTICE = "CSP_COMPILE_NOTICE"
 """Set to 0 to silence the line a compilation writes on stderr (the tests do)."""

@@ -25,13 +25,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from csp._numba_cache import KERNELS
+
 if TYPE_CHECKING:
     from csp import Model
 
-KERNELS = ("backends/bitmask",)
-"""The kernel directories (relative to the package) compiled at build time:
-`bitmask`'s, the default for a model. `dlx` runs its C kernel, built by
-setup.py; its numba twin is a fallback that compiles on use."""
 
 PREBUILT = "_prebuilt"
 """The package directory that holds the copied cache files."""

@@ -232,6 +232,29 @@ def test_kernels_compiled_elsewhere_load_without_compiling(tmp_path: Path) -> No
     assert float(_python(LOAD, str(installed), cache=user)) == 0  # loaded, not compiled
 
 
+def test_a_checkout_loads_the_kernels_compiled_for_another_copy(tmp_path: Path) -> None:
+    # CI's (and a developer's) order: `pip install .` compiles the kernels of
+    # site-packages/csp, then `pip install -e .` runs the same sources from the
+    # checkout, which numba caches apart (by path): adopted, not compiled again.
+    from csp._numba_cache import adopt_copies, cache_subpath
+
+    installed, checkout, edited = tmp_path / "site", tmp_path / "checkout", tmp_path / "edited"
+    for root, source in ((installed, KERNEL), (checkout, KERNEL),
+                         (edited, KERNEL.replace("3 * x", "x + x + x"))):
+        (root / "kernels").mkdir(parents=True)
+        (root / "kernels" / "__init__.py").write_text("")
+        (root / "kernels" / "k.py").write_text(source)
+    cache = tmp_path / "cache"
+    assert float(_python(LOAD, str(installed), cache=cache)) > 0  # compiled for site-packages
+    # Other sources: nothing adopted (numba would refuse the stamp anyway).
+    assert adopt_copies(str(cache), edited, ("kernels",)) == 0
+    copied = adopt_copies(str(cache), checkout, ("kernels",))
+    assert copied == len(list((cache / cache_subpath(installed / "kernels")).glob("*.nb*"))) >= 2
+    assert adopt_copies(str(cache), checkout, ("kernels",)) == 0  # it has its own now
+    assert float(_python(LOAD, str(checkout), cache=cache)) == 0  # loaded, not compiled
+    assert float(_python(LOAD, str(edited), cache=cache)) > 0
+
+
 def test_the_build_time_warm_up_solves_every_native_kind_of_bitmask() -> None:
     pytest.importorskip("ortools", reason="cpsat's count is the reference")
     import csp
