@@ -65,20 +65,26 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK | os.X_OK)
 
 
+def user_cache_dir() -> Path | None:
+    """The per-user directory for numba's cache (the first writable of
+    XDG_CACHE_HOME or ~/.cache, then the temporary directory), or None."""
+    return next((path for path in _candidates() if _writable(path)), None)
+
+
 def configure() -> str | None:
     """Point numba's on-disk cache at a per-user directory, unless the user
     chose one (NUMBA_CACHE_DIR). Returns the directory in use, or None when
     none is writable (numba then falls back to its own choice)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return os.environ["NUMBA_CACHE_DIR"]
-    for path in _candidates():
-        if _writable(path):
-            # numba reads the variable only when it is first imported, and it
-            # may have been imported already: set its live config too.
-            os.environ["NUMBA_CACHE_DIR"] = str(path)
-            numba.config.CACHE_DIR = str(path)  # type: ignore[attr-defined]
-            return str(path)
-    return None
+    path = user_cache_dir()
+    if path is None:
+        return None
+    # numba reads the variable only when it is first imported, and it may
+    # have been imported already: set its live config too.
+    os.environ["NUMBA_CACHE_DIR"] = str(path)
+    numba.config.CACHE_DIR = str(path)  # type: ignore[attr-defined]
+    return str(path)
 
 
 def cache_subpath(kernel_directory: Path) -> str:
@@ -134,10 +140,11 @@ def adopt_copies(cache_dir: str | None, package: Path = PREBUILT.parent,
 
     numba files its cache under a hash of the kernels' path, so an installed
     copy and a checkout, or two checkouts, compile apart: CI's `pip install .`
-    compiles the kernels, then `pip install -e .` ran the same sources from
-    the checkout and compiled them again, in every test process at once. Only
-    an index stamped with these sources (`kernel_stamp`) is copied, with its
-    data files, and each function's from the first copy that has it."""
+    compiles the kernels (and leaves a copy in `<kernel directory>_built`,
+    `csp._prebuilt.deposit`), then `pip install -e .` ran the same sources
+    from the checkout and compiled them again, in every test process at once.
+    Only an index stamped with these sources (`kernel_stamp`) is copied, with
+    its data files, and each function's from the first copy that has it."""
     if cache_dir is None:
         return 0
     copied = 0

@@ -7,7 +7,10 @@ cache pointed at a temporary directory, and the cache files are copied into
 `DIR/csp/_prebuilt/<kernel directory>/`, which the wheel then carries as
 package data (pip records them, so `pip uninstall` removes them). At run
 time `csp._numba_cache` copies them into the user's cache directory, where
-numba finds them, before any kernel is loaded.
+numba finds them, before any kernel is loaded. The build also leaves a copy
+in the building user's cache (`deposit`), which a checkout of the same
+sources adopts (`csp._numba_cache.adopt_copies`): the README's
+`pip install -e '.[test]'` after `pip install .` then compiles nothing.
 
 It works because the cache is portable: a kernel's cache stamp is a hash of
 its modules' sources (`csp._numba_cache.kernel_stamp`), not their paths or
@@ -103,12 +106,45 @@ def collect(cache_dir: Path, package: Path) -> int:
     return copied
 
 
+def deposit(cache_dir: Path, package: Path, user_cache: Path | None,
+            kernels: tuple[str, ...] = KERNELS) -> int:
+    """Copy the compiled kernels of `package` from numba's `cache_dir` into
+    the building user's cache too, as `<kernel directory>_built` (replaced by
+    each build: no build leaves more than one), where `csp._numba_cache.adopt_copies`
+    finds them for a checkout of the same sources: a later `pip install -e .`
+    of this checkout loads them even if the installed copy never ran a
+    kernel. The number of files copied (0 without a writable cache)."""
+    from csp._numba_cache import cache_subpath
+
+    if user_cache is None:
+        return 0
+    copied = 0
+    for kernel in kernels:
+        source = cache_dir / cache_subpath(package / kernel)
+        target = user_cache / f"{Path(kernel).name}_built"
+        if not source.is_dir():
+            continue
+        partial = user_cache / f".{target.name}.{os.getpid()}"  # (not a kernel directory's name)
+        try:
+            shutil.copytree(source, partial)
+            shutil.rmtree(target, ignore_errors=True)
+            os.replace(partial, target)  # whole, for a process adopting from it
+        except OSError:
+            shutil.rmtree(partial, ignore_errors=True)
+            continue  # only a shortcut: a checkout then compiles, as before
+        copied += sum(1 for _ in target.iterdir())
+    return copied
+
+
 def main(argv: list[str]) -> int:
     """`python -m csp._prebuilt BUILD_DIR`, with NUMBA_CACHE_DIR set by the caller."""
+    from csp._numba_cache import user_cache_dir
+
     package = Path(argv[0]).resolve() / "csp"
     cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
     warm()
     copied = collect(cache_dir, package)
+    deposit(cache_dir, package, user_cache_dir())
     print(f"csp: {copied} compiled kernel files prebuilt into {package / PREBUILT}",
           file=sys.stderr)
     return 0 if copied else 1

@@ -255,6 +255,32 @@ def test_a_checkout_loads_the_kernels_compiled_for_another_copy(tmp_path: Path) 
     assert float(_python(LOAD, str(edited), cache=cache)) > 0
 
 
+def test_a_build_leaves_its_kernels_for_a_checkout_of_the_same_sources(tmp_path: Path) -> None:
+    # `pip install .` then `pip install -e .` of the checkout, the installed
+    # copy never having run a kernel (the README's sudoku is solved by dlx):
+    # the build's deposit is what the checkout adopts.
+    from csp._numba_cache import adopt_copies, cache_subpath
+    from csp._prebuilt import deposit
+
+    built, checkout = tmp_path / "build", tmp_path / "checkout"
+    for root in (built, checkout):
+        (root / "kernels").mkdir(parents=True)
+        (root / "kernels" / "__init__.py").write_text("")
+        (root / "kernels" / "k.py").write_text(KERNEL)
+    build_cache, user = tmp_path / "build-cache", tmp_path / "user-cache"
+    assert float(_python(LOAD, str(built), cache=build_cache)) > 0
+    user.mkdir()
+    (user / "kernels_built").mkdir()
+    (user / "kernels_built" / "old.nbi").write_text("a previous build's")
+    deposited = deposit(build_cache, built, user, ("kernels",))
+    files = sorted(p.name for p in (build_cache / cache_subpath(built / "kernels")).iterdir())
+    assert deposited == len(files) >= 2
+    assert sorted(p.name for p in (user / "kernels_built").iterdir()) == files  # replaced whole
+    assert [p.name for p in user.iterdir()] == ["kernels_built"]  # nothing half-made left
+    assert adopt_copies(str(user), checkout, ("kernels",)) == len(files)
+    assert float(_python(LOAD, str(checkout), cache=user)) == 0  # loaded, not compiled
+
+
 def test_the_build_time_warm_up_solves_every_native_kind_of_bitmask() -> None:
     pytest.importorskip("ortools", reason="cpsat's count is the reference")
     import csp
