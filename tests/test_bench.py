@@ -202,9 +202,13 @@ def test_writers(bench: runner.BenchRun, tmp_path) -> None:
 
 def test_compare(bench: runner.BenchRun, tmp_path) -> None:
     old = bench.to_dict()
+    # The runs' own times are too noisy on a shared machine (103 us to 2.9 ms
+    # once, whose 3x overlaps): a fixed series, 3 times slower on queens-6.
+    for row in old["summary"]:
+        row.update(median=1e-3, min=0.9e-3, q1=0.95e-3, q3=1.05e-3, max=1.1e-3)
     new = json.loads(json.dumps(old))
     for row in new["summary"]:
-        for key in ("median", "min", "q1", "q3", "max"):  # the whole series 3 times slower
+        for key in ("median", "min", "q1", "q3", "max"):
             row[key] *= 3 if row["instance"] == "queens-6" else 1
     (tmp_path / "old.json").write_text(json.dumps(old))
     (tmp_path / "new.json").write_text(json.dumps(new))
