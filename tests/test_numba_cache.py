@@ -209,16 +209,25 @@ def _python(code: str, *args: str, cache: Path) -> str:
     return done.stdout.strip()
 
 
+def _copies(tmp_path: Path, **sources: str) -> list[Path]:
+    """Per keyword, a directory of tmp_path holding the package `kernels`
+    whose module k.py is that source."""
+    roots = []
+    for name, source in sources.items():
+        root = tmp_path / name
+        (root / "kernels").mkdir(parents=True)
+        (root / "kernels" / "__init__.py").write_text("")
+        (root / "kernels" / "k.py").write_text(source)
+        roots.append(root)
+    return roots
+
+
 def test_kernels_compiled_elsewhere_load_without_compiling(tmp_path: Path) -> None:
     # What `pip install .` does (csp/_prebuilt.py): compile in the build tree,
     # ship the cache files in the package, adopt them into the user's cache.
     from csp._numba_cache import adopt_prebuilt, cache_subpath
 
-    built, installed = tmp_path / "build", tmp_path / "site"
-    for root in (built, installed):
-        (root / "kernels").mkdir(parents=True)
-        (root / "kernels" / "__init__.py").write_text("")
-        (root / "kernels" / "k.py").write_text(KERNEL)
+    built, installed = _copies(tmp_path, build=KERNEL, site=KERNEL)
     first = tmp_path / "build-cache"
     assert float(_python(LOAD, str(built), cache=first)) > 0  # compiled there
     prebuilt = installed / "_prebuilt" / "kernels"
@@ -238,12 +247,8 @@ def test_a_checkout_loads_the_kernels_compiled_for_another_copy(tmp_path: Path) 
     # checkout, which numba caches apart (by path): adopted, not compiled again.
     from csp._numba_cache import adopt_copies, cache_subpath
 
-    installed, checkout, edited = tmp_path / "site", tmp_path / "checkout", tmp_path / "edited"
-    for root, source in ((installed, KERNEL), (checkout, KERNEL),
-                         (edited, KERNEL.replace("3 * x", "x + x + x"))):
-        (root / "kernels").mkdir(parents=True)
-        (root / "kernels" / "__init__.py").write_text("")
-        (root / "kernels" / "k.py").write_text(source)
+    installed, checkout, edited = _copies(tmp_path, site=KERNEL, checkout=KERNEL,
+                                          edited=KERNEL.replace("3 * x", "x + x + x"))
     cache = tmp_path / "cache"
     assert float(_python(LOAD, str(installed), cache=cache)) > 0  # compiled for site-packages
     # Other sources: nothing adopted (numba would refuse the stamp anyway).
@@ -262,11 +267,7 @@ def test_a_build_leaves_its_kernels_for_a_checkout_of_the_same_sources(tmp_path:
     from csp._numba_cache import adopt_copies, cache_subpath
     from csp._prebuilt import deposit
 
-    built, checkout = tmp_path / "build", tmp_path / "checkout"
-    for root in (built, checkout):
-        (root / "kernels").mkdir(parents=True)
-        (root / "kernels" / "__init__.py").write_text("")
-        (root / "kernels" / "k.py").write_text(KERNEL)
+    built, checkout = _copies(tmp_path, build=KERNEL, checkout=KERNEL)
     build_cache, user = tmp_path / "build-cache", tmp_path / "user-cache"
     assert float(_python(LOAD, str(built), cache=build_cache)) > 0
     user.mkdir()
