@@ -116,19 +116,14 @@ def adopt_prebuilt(cache_dir: str | None, prebuilt: Path = PREBUILT) -> int:
     for kernel in sorted({index.parent for index in prebuilt.rglob("*.nbi")}):
         target = Path(cache_dir) / cache_subpath(package / kernel.relative_to(prebuilt))
         # The data before the indexes that name them, each file written whole
-        # (a copy then a rename): another process may be loading from here.
+        # (`_copy`): another process may be loading from here.
         for entry in sorted(kernel.iterdir(), key=lambda e: (e.suffix == ".nbi", e.name)):
             final = target / entry.name
             if final.exists():
                 continue
-            try:
-                target.mkdir(parents=True, exist_ok=True)
-                partial = target / f".{entry.name}.{os.getpid()}"
-                shutil.copyfile(entry, partial)
-                os.replace(partial, final)
-                copied += 1
-            except OSError:
+            if not _copy(entry, final):
                 return copied  # a read-only cache: numba compiles, as before
+            copied += 1
     return copied
 
 

@@ -161,7 +161,7 @@ def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
     if isinstance(problem, Model):
         # Constraints the backend (or the lowering to an exact cover) does not
         # take are decomposed first; auxiliary variables are dropped on the way back.
-        caps = chosen.capabilities if Model in chosen.accepts else LOWERED_KINDS
+        caps = model_capabilities(chosen)
         source, drop, refused = _decomposed(problem, chosen, caps)
         if refused is not None:  # (a refused plan is dropped: its target is never used)
             return Plan(chosen, problem, problem), refused
@@ -193,6 +193,12 @@ def _plan(problem: Problem, chosen: Backend) -> tuple[Plan, str | None]:
 LOWERED_KINDS = frozenset({"AllDifferent", "Compare", "Sum", "SumNotEqual", "Table"})
 """The constraint kinds the lowering of a model to an exact cover takes as they
 are (`csp.reformulate`): the others are decomposed into them first."""
+
+
+def model_capabilities(backend: Backend) -> frozenset[str]:
+    """The kinds of constraint `backend` takes in a model without decomposing
+    them: its own, or for an exact-cover backend what the lowering takes."""
+    return backend.capabilities if Model in backend.accepts else LOWERED_KINDS
 
 
 def _decomposed(problem: Model, chosen: Backend, caps: frozenset[str]
@@ -403,4 +409,4 @@ class Decoded(Search):
 
 
 __all__ = ["Decoded", "Plan", "checked", "kinds", "listers", "memo_keywords", "memo_takers",
-           "prepare", "refusal", "resolve", "splits", "taker", "takers"]
+           "model_capabilities", "prepare", "refusal", "resolve", "splits", "taker", "takers"]

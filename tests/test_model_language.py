@@ -218,9 +218,8 @@ def test_every_backend_agrees_with_brute_force(kind: str, seed: int, table_first
 def _taken_as_declared(m: Model, name: str) -> bool:
     """Whether `name` takes every constraint of `m` as it is (nothing
     decomposed, so `TABLE_FIRST` changes nothing), as `dispatch` decides."""
-    backend = csp.backends.get(name)
-    caps = backend.capabilities if Model in backend.accepts else dispatch.LOWERED_KINDS
-    return all(dispatch.taker(caps)(c) for c in m.constraints)
+    takes = dispatch.taker(dispatch.model_capabilities(csp.backends.get(name)))
+    return all(takes(c) for c in m.constraints)
 
 
 def test_relation_checker_judges_the_table_taken_when_added() -> None:

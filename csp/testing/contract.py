@@ -205,8 +205,9 @@ def test_contract_model_language(csp_backend: str, inside: str) -> None:
     # Every kind of constraint, alone, inside logic and reified: taken (as it
     # is or decomposed) and agreeing with the checkers, or refused before
     # solving with a Refused that names the backends that take it.
+    models = language_models(inside)
     taken = []
-    for kind, m in language_models(inside).items():
+    for kind, m in models.items():
         try:
             dispatch.prepare(m, csp_backend)
         except Refused as err:
@@ -222,7 +223,7 @@ def test_contract_model_language(csp_backend: str, inside: str) -> None:
     for kind in taken:
         if together is True and kind not in OWN:
             continue
-        m = language_models(inside)[kind]
+        m = models[kind]
         expected = _expected(kind, inside)
         if _lists(csp_backend):
             found = _all_checked(m, csp.solutions(m, csp_backend), (kind, inside))
