@@ -30,7 +30,10 @@ class BuildWithKernels(build_py):
             return
         build_lib = os.path.abspath(self.build_lib)
         with tempfile.TemporaryDirectory() as cache:
+            # The user's own NUMBA_CACHE_DIR, if any, is where the build
+            # leaves a copy for a checkout (csp._prebuilt.deposit).
             env = dict(os.environ, NUMBA_CACHE_DIR=cache, CSP_COMPILE_NOTICE="0",
+                       CSP_DEPOSIT_DIR=os.environ.get("NUMBA_CACHE_DIR", ""),
                        PYTHONPATH=os.pathsep.join(filter(None, [build_lib,
                                                                 os.environ.get("PYTHONPATH")])))
             # From the build tree (cwd), not the sources: numba's cache

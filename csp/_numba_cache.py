@@ -108,22 +108,34 @@ PREBUILT = Path(__file__).resolve().parent / "_prebuilt"
 def adopt_prebuilt(cache_dir: str | None, prebuilt: Path = PREBUILT) -> int:
     """Copy the kernels compiled when the package was built (`csp._prebuilt`)
     into `cache_dir` where numba looks for them, unless there already; the
-    number of files copied. A file numba wrote itself is never replaced."""
+    number of files copied.
+
+    A file already there for these sources (stamped with them,
+    `kernel_stamp`), numba's own or adopted before, is never replaced. A stale
+    one is: an upgrade installed into the same path has the same cache
+    directory, and its old index would otherwise keep the new build's files
+    out, so that the first run after the upgrade compiled."""
     if cache_dir is None or not prebuilt.is_dir():
         return 0
     package = prebuilt.parent
     copied = 0
     for kernel in sorted({index.parent for index in prebuilt.rglob("*.nbi")}):
-        target = Path(cache_dir) / cache_subpath(package / kernel.relative_to(prebuilt))
-        # The data before the indexes that name them, each file written whole
-        # (`_copy`): another process may be loading from here.
-        for entry in sorted(kernel.iterdir(), key=lambda e: (e.suffix == ".nbi", e.name)):
-            final = target / entry.name
+        sources = package / kernel.relative_to(prebuilt)
+        target = Path(cache_dir) / cache_subpath(sources)
+        stamp = None
+        for index in sorted(kernel.glob("*.nbi")):
+            final = target / index.name
             if final.exists():
-                continue
-            if not _copy(entry, final):
-                return copied  # a read-only cache: numba compiles, as before
-            copied += 1
+                stamp = stamp or kernel_stamp(str(sources))
+                if _stamped(final, stamp):
+                    continue
+            base = index.name[: -len(".nbi")]
+            # Its data before the index that names them, each file written
+            # whole (`_copy`): another process may be loading from here.
+            for entry in [*sorted(kernel.glob(f"{glob.escape(base)}.*.nbc")), index]:
+                if not _copy(entry, target / entry.name):
+                    return copied  # a read-only cache: numba compiles, as before
+                copied += 1
     return copied
 
 
@@ -189,7 +201,6 @@ def _copy(source: Path, final: Path) -> bool:
 
 
 CACHE_DIR = configure()
-adopt_prebuilt(CACHE_DIR)
 
 _MARK = b"import csp._" + b"numba_cache"  # (split: this file is no kernel module)
 
@@ -253,7 +264,9 @@ def _install_kernel_stamps() -> list[type]:
 
 
 KERNEL_LOCATORS = _install_kernel_stamps()
-adopt_copies(CACHE_DIR)  # (after adopt_prebuilt: a package's own build comes first)
+# A package's own build first, then copies compiled for other paths.
+adopt_prebuilt(CACHE_DIR)
+adopt_copies(CACHE_DIR)
 
 NOTICE = "CSP_COMPILE_NOTICE"
 """Set to 0 to silence the line a compilation writes on stderr (the tests do)."""

@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 PREBUILT = "_prebuilt"
 """The package directory that holds the copied cache files."""
 
+DEPOSIT_DIR = "CSP_DEPOSIT_DIR"
+"""setup.py passes the building user's NUMBA_CACHE_DIR (its own is a
+temporary directory) under this name: the deposit goes where that user's
+numba, and `adopt_copies`, will look."""
+
 
 def warm() -> None:
     """Compile every kernel a solve, a count and a family can need."""
@@ -137,14 +142,18 @@ def deposit(cache_dir: Path, package: Path, user_cache: Path | None,
 
 
 def main(argv: list[str]) -> int:
-    """`python -m csp._prebuilt BUILD_DIR`, with NUMBA_CACHE_DIR set by the caller."""
+    """`python -m csp._prebuilt BUILD_DIR`, with NUMBA_CACHE_DIR set by the
+    caller (a temporary directory), and CSP_DEPOSIT_DIR to the building user's
+    own NUMBA_CACHE_DIR, if they set one (else the deposit goes to the
+    per-user cache that `csp._numba_cache` would choose)."""
     from csp._numba_cache import user_cache_dir
 
     package = Path(argv[0]).resolve() / "csp"
     cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
     warm()
     copied = collect(cache_dir, package)
-    deposit(cache_dir, package, user_cache_dir())
+    chosen = os.environ.get(DEPOSIT_DIR)
+    deposit(cache_dir, package, Path(chosen) if chosen else user_cache_dir())
     print(f"csp: {copied} compiled kernel files prebuilt into {package / PREBUILT}",
           file=sys.stderr)
     return 0 if copied else 1

@@ -241,6 +241,30 @@ def test_kernels_compiled_elsewhere_load_without_compiling(tmp_path: Path) -> No
     assert float(_python(LOAD, str(installed), cache=user)) == 0  # loaded, not compiled
 
 
+def test_an_upgrade_replaces_the_stale_kernels_of_the_same_path(tmp_path: Path) -> None:
+    # An upgrade installed into the same site-packages has the same cache
+    # directory (numba names it by path): the old version's index, of the same
+    # name, must not keep the new build's kernels out.
+    from csp._numba_cache import adopt_prebuilt, cache_subpath
+
+    new = KERNEL.replace("3 * x", "x + x + x")  # (the same line: the same file names)
+    built, installed = _copies(tmp_path, build=new, site=KERNEL)
+    user = tmp_path / "user-cache"
+    assert float(_python(LOAD, str(installed), cache=user)) > 0  # the old version ran
+    first = tmp_path / "build-cache"
+    assert float(_python(LOAD, str(built), cache=first)) > 0
+    prebuilt = installed / "_prebuilt" / "kernels"
+    prebuilt.mkdir(parents=True)
+    for entry in (first / cache_subpath(built / "kernels")).iterdir():
+        (prebuilt / entry.name).write_bytes(entry.read_bytes())
+    (installed / "kernels" / "k.py").write_text(new)  # the upgrade
+    stale = {entry.name for entry in (user / cache_subpath(installed / "kernels")).iterdir()}
+    assert stale >= {entry.name for entry in prebuilt.iterdir()}  # the names clash
+    assert adopt_prebuilt(str(user), installed / "_prebuilt") == len(stale)
+    assert adopt_prebuilt(str(user), installed / "_prebuilt") == 0  # current now: kept
+    assert float(_python(LOAD, str(installed), cache=user)) == 0  # loaded, not compiled
+
+
 def test_a_checkout_loads_the_kernels_compiled_for_another_copy(tmp_path: Path) -> None:
     # CI's (and a developer's) order: `pip install .` compiles the kernels of
     # site-packages/csp, then `pip install -e .` runs the same sources from the
@@ -280,6 +304,26 @@ def test_a_build_leaves_its_kernels_for_a_checkout_of_the_same_sources(tmp_path:
     assert [p.name for p in user.iterdir()] == ["kernels_built"]  # nothing half-made left
     assert adopt_copies(str(user), checkout, ("kernels",)) == len(files)
     assert float(_python(LOAD, str(checkout), cache=user)) == 0  # loaded, not compiled
+
+
+def test_the_build_deposits_where_the_users_numba_cache_dir_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # setup.py points the build's NUMBA_CACHE_DIR at a temporary directory and
+    # passes the user's own as CSP_DEPOSIT_DIR: a user who chose a cache
+    # directory gets the deposit there, where their checkout looks.
+    import csp._prebuilt as prebuilt
+    from csp._numba_cache import user_cache_dir
+
+    went: list[Path | None] = []
+    monkeypatch.setattr(prebuilt, "warm", lambda: None)  # (compiling is tested above)
+    monkeypatch.setattr(prebuilt, "collect", lambda cache, package: 1)
+    monkeypatch.setattr(prebuilt, "deposit", lambda cache, package, user: went.append(user) or 1)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "build-cache"))
+    monkeypatch.setenv(prebuilt.DEPOSIT_DIR, str(tmp_path / "mine"))
+    assert prebuilt.main([str(tmp_path)]) == 0
+    monkeypatch.setenv(prebuilt.DEPOSIT_DIR, "")  # the user set none
+    assert prebuilt.main([str(tmp_path)]) == 0
+    assert went == [tmp_path / "mine", user_cache_dir()]
 
 
 def test_the_build_time_warm_up_solves_every_native_kind_of_bitmask() -> None:
