@@ -1,0 +1,149 @@
+"""Tuning `bitmask`'s learning (issue 28) on the tuning set only: option
+dictionaries of `BitmaskBackend` compared by PAR2, and CP-SAT (one worker)
+under parameter variants, on the same instances.
+
+The tuning set (bench_learning.py, "Tuned on what you can see" in DESIGN.md):
+the tuning half of the large sudokus (`--sudokus`, counted) and balanced
+quasigroups with holes made from seeds (`--qwh`, first solutions; by default
+bqwh-30-330 seeds 0-19 and bqwh-30-360 seeds 0-4). The held-out sets are
+not offered here: report on them with bench_learning.py, once.
+
+    python bench/bench_learning_tune.py --config "{}" --config "{'learn_restart': 50}"
+    python bench/bench_learning_tune.py --qwh 30:330:0-19 --cpsat "{}" \\
+        --cpsat "{'cp_model_probing_level': 0}" --cpsat "{'cp_model_presolve': False}"
+
+A row per configuration: PAR2 (a timeout counts twice the limit), the
+geometric mean of the seconds (a timeout as twice the limit), timeouts, and
+conflicts in all; then the seconds per instance, in order. CPU seconds of
+this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import math
+import time
+from typing import Any
+
+import qwh  # (bench/qwh.py, beside this script)
+from bench_learning import TUNING, _bitmask, latin, sudokus
+
+from csp import Model
+from csp.bench import measure
+
+DEFAULT_QWH = ("30:330:0-19", "30:360:0-4")
+"""The quasigroups of the tuning set since stop 33 (bench/RESULTS.md)."""
+
+
+def instances(specs: list[str], with_sudokus: bool) -> list[tuple[str, Model, bool]]:
+    """(name, model, first solution only) for each instance of the tuning set."""
+    chosen: list[tuple[str, Model, bool]] = []
+    if with_sudokus:
+        chosen += [(name, m, False) for name, m in sudokus(TUNING)]
+    for spec in specs:
+        n, holes, seeds = spec.split(":")
+        made = (qwh.instance(int(n), int(holes), seed) for seed in qwh.seeds(seeds))
+        chosen += [(p["name"], latin(p["grid"]), True) for p in made]
+    return chosen
+
+
+def _options(text: str) -> dict[str, Any]:
+    try:
+        value = ast.literal_eval(text)
+    except (SyntaxError, ValueError):
+        value = None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"a Python dict, not {text!r}")
+    return value
+
+
+def _cpsat(model: Model, limit: float, first: bool, parameters: dict[str, Any]
+           ) -> tuple[float, str, int]:
+    """CP-SAT, one worker, under `parameters`: (CPU s, answer, conflicts); a
+    first solution is checked against the model, a count needs CP-SAT's
+    enumeration parameters (csp.backends.cpsat.ENUMERATION)."""
+    from ortools.sat.python import cp_model
+
+    from csp.backends.cpsat import compile_problem
+
+    class Counter(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.count = 0
+
+        def on_solution_callback(self) -> None:
+            self.count += 1
+
+    compiled = compile_problem(model)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = limit
+    if not first:
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.keep_all_feasible_solutions_in_presolve = True
+    for key, value in parameters.items():
+        setattr(solver.parameters, key, value)
+    counter = Counter()
+    started = time.process_time()
+    status = solver.solve(compiled.model, None if first else counter)
+    seconds = time.process_time() - started
+    if first and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        answer = "WRONG" if model.check(compiled.read(solver)) else "1st"
+    elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        answer = "none" if first else f"{counter.count}"
+    else:
+        answer = "timeout"
+    return seconds, answer, int(solver.num_conflicts)
+
+
+def summary(label: str, runs: list[tuple[float, str, int]], limit: float) -> str:
+    """PAR2, geometric mean, timeouts and conflicts of one configuration."""
+    seconds = [2 * limit if answer == "timeout" else s for s, answer, _ in runs]
+    geometric = math.exp(sum(math.log(max(s, 0.01)) for s in seconds) / len(seconds))
+    timeouts = sum(answer == "timeout" for _, answer, _ in runs)
+    conflicts = sum(c for _, _, c in runs)
+    return (f"{label}: PAR2 {sum(seconds):.1f} s, geometric mean {geometric:.2f} s, "
+            f"{timeouts} timeouts, {conflicts:,} conflicts\n    "
+            + " ".join("timeout" if a == "timeout" else f"{s:.2f}" for s, a, _ in runs))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--qwh", action="append", metavar="N:HOLES:SEEDS",
+                        help=f"quasigroups with holes of bench/qwh.py (repeatable; default "
+                             f"{' '.join(DEFAULT_QWH)})")
+    parser.add_argument("--sudokus", action="store_true",
+                        help="also the tuning half of the large sudokus, counted")
+    parser.add_argument("--config", action="append", type=_options, default=[],
+                        metavar="DICT", help="BitmaskBackend options (repeatable)")
+    parser.add_argument("--cpsat", action="append", type=_options, default=[],
+                        metavar="DICT", help="CP-SAT parameters, one worker (repeatable)")
+    parser.add_argument("--limit", type=float, default=10.0, help="seconds per run")
+    args = parser.parse_args()
+    if not args.config and not args.cpsat:
+        parser.error("give at least one --config or --cpsat")
+    chosen = instances(args.qwh or list(DEFAULT_QWH), args.sudokus)
+    print(measure.header(f"bench_learning_tune: {len(chosen)} tuning instances, "
+                         f"{args.limit:g} s limit; CPU s"))
+    print("instances: " + " ".join(name for name, _, _ in chosen))
+    for options in args.config:
+        runs = []
+        for name, m, first in chosen:
+            seconds, answer, _, conflicts = _bitmask(m, args.limit, first, **options)
+            if answer == "WRONG":
+                raise SystemExit(f"{name}: a wrong solution with {options}")
+            runs.append((seconds, answer, conflicts))
+        print(summary(f"bitmask {options}", runs, args.limit), flush=True)
+    for parameters in args.cpsat:
+        runs = []
+        for name, m, first in chosen:
+            run = _cpsat(m, args.limit, first, parameters)
+            if run[1] == "WRONG":
+                raise SystemExit(f"{name}: a wrong solution from CP-SAT with {parameters}")
+            runs.append(run)
+        print(summary(f"cpsat {parameters}", runs, args.limit), flush=True)
+
+
+if __name__ == "__main__":
+    main()
