@@ -61,11 +61,11 @@ def _options(text: str) -> dict[str, Any]:
 def _cpsat(model: Model, limit: float, first: bool, parameters: dict[str, Any]
            ) -> tuple[float, str, int]:
     """CP-SAT, one worker, under `parameters`: (CPU s, answer, conflicts); a
-    first solution is checked against the model, a count needs CP-SAT's
-    enumeration parameters (csp.backends.cpsat.ENUMERATION)."""
+    first solution is checked against the model; a count runs under the
+    parameters with which CP-SAT enumerates every solution (ENUMERATION)."""
     from ortools.sat.python import cp_model
 
-    from csp.backends.cpsat import compile_problem
+    from csp.backends.cpsat import ENUMERATION, compile_problem
 
     class Counter(cp_model.CpSolverSolutionCallback):
         def __init__(self) -> None:
@@ -79,10 +79,7 @@ def _cpsat(model: Model, limit: float, first: bool, parameters: dict[str, Any]
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = limit
-    if not first:
-        solver.parameters.enumerate_all_solutions = True
-        solver.parameters.keep_all_feasible_solutions_in_presolve = True
-    for key, value in parameters.items():
+    for key, value in [*(() if first else ENUMERATION.items()), *parameters.items()]:
         setattr(solver.parameters, key, value)
     counter = Counter()
     started = time.process_time()
