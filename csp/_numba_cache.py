@@ -129,13 +129,10 @@ def adopt_prebuilt(cache_dir: str | None, prebuilt: Path = PREBUILT) -> int:
                 stamp = stamp or kernel_stamp(str(sources))
                 if _stamped(final, stamp):
                     continue
-            base = index.name[: -len(".nbi")]
-            # Its data before the index that names them, each file written
-            # whole (`_copy`): another process may be loading from here.
-            for entry in [*sorted(kernel.glob(f"{glob.escape(base)}.*.nbc")), index]:
-                if not _copy(entry, target / entry.name):
-                    return copied  # a read-only cache: numba compiles, as before
-                copied += 1
+            done, whole = _copy_index(index, target)
+            copied += done
+            if not whole:
+                return copied  # a read-only cache: numba compiles, as before
     return copied
 
 
@@ -167,12 +164,10 @@ def adopt_copies(cache_dir: str | None, package: Path = PREBUILT.parent,
             for index in other.glob("*.nbi"):
                 if (target / index.name).exists() or not _stamped(index, stamp):
                     continue
-                base = index.name[: -len(".nbi")]
-                # Its data first, then the index that names them.
-                for entry in [*other.glob(f"{glob.escape(base)}.*.nbc"), index]:
-                    if not _copy(entry, target / entry.name):
-                        return copied  # a read-only cache: numba compiles, as before
-                    copied += 1
+                done, whole = _copy_index(index, target)
+                copied += done
+                if not whole:
+                    return copied  # a read-only cache: numba compiles, as before
     return copied
 
 
@@ -185,6 +180,20 @@ def _stamped(index: Path, stamp: str) -> bool:
             return bool(pickle.load(f) == numba.__version__ and stamp.encode() in f.read())
     except Exception:  # noqa: BLE001 - an unreadable index is only not adopted
         return False
+
+
+def _copy_index(index: Path, target: Path) -> tuple[int, bool]:
+    """Copy a numba cache index with its data files into `target`: the data
+    first, then the index that names them, each file written whole (`_copy`),
+    for another process may be loading from there. The number of files
+    copied, and False if the cache could not be written (numba then compiles)."""
+    base = index.name[: -len(".nbi")]
+    copied = 0
+    for entry in [*sorted(index.parent.glob(f"{glob.escape(base)}.*.nbc")), index]:
+        if not _copy(entry, target / entry.name):
+            return copied, False
+        copied += 1
+    return copied, True
 
 
 def _copy(source: Path, final: Path) -> bool:
