@@ -81,7 +81,9 @@ def fresh(file: str = "qcp.json") -> list[tuple[str, Model]]:
 
 
 def _bitmask(model: Model, limit: float, first: bool,
-             **options: object) -> tuple[float, str, int, int]:
+             **options: object) -> tuple[float, str, int, int, dict[str, int]]:
+    """(CPU s, answer, nodes, conflicts, the statistics' extra counters) of
+    `bitmask` under `options`."""
     search = BitmaskSearch(model, BitmaskBackend(**options).options,  # type: ignore[arg-type]
                            time_limit=limit, limit=1 if first else None)
     if first:
@@ -95,7 +97,8 @@ def _bitmask(model: Model, limit: float, first: bool,
         seconds, result = measure.timed(search.count)
         answer = f"{result.count}" if result.status.value == "COMPLETE" else "timeout"
         stats = result.stats
-    return seconds, answer, int(stats.nodes or 0), int(stats.extra.get("conflicts", 0))
+    return (seconds, answer, int(stats.nodes or 0), int(stats.extra.get("conflicts", 0)),
+            dict(stats.extra))
 
 
 def _cpsat(model: Model, limit: float, first: bool) -> tuple[float, str]:

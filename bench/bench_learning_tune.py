@@ -15,7 +15,10 @@ report on them with bench_learning.py, once.
 
 A row per configuration: PAR2 (a timeout counts twice the limit), the
 geometric mean of the seconds (a timeout as twice the limit), timeouts, and
-conflicts in all; then the seconds per instance, in order. CPU seconds of
+conflicts in all; then the seconds per instance, in order; then the work a
+conflict costs over all runs (timeouts too): CPU microseconds, and for
+`bitmask` the propagator runs (of which the all-differents' strong
+reasoning), for CP-SAT the Boolean and integer propagations. CPU seconds of
 this process.
 """
 
@@ -61,8 +64,9 @@ def _options(text: str) -> dict[str, Any]:
 
 
 def _cpsat(model: Model, limit: float, first: bool, parameters: dict[str, Any]
-           ) -> tuple[float, str, int]:
-    """CP-SAT, one worker, under `parameters`: (CPU s, answer, conflicts); a
+           ) -> tuple[float, str, int, int, int]:
+    """CP-SAT, one worker, under `parameters`: (CPU s, answer, conflicts,
+    Boolean propagations, integer propagations); a
     first solution is checked against the model; a count runs under the
     parameters with which CP-SAT enumerates every solution (ENUMERATION)."""
     from ortools.sat.python import cp_model
@@ -90,7 +94,9 @@ def _cpsat(model: Model, limit: float, first: bool, parameters: dict[str, Any]
         answer = "none" if first else f"{counter.count}"
     else:
         answer = "timeout"
-    return seconds, answer, int(solver.num_conflicts)
+    response = solver.response_proto
+    return (seconds, answer, int(response.num_conflicts),
+            int(response.num_binary_propagations), int(response.num_integer_propagations))
 
 
 def _parameters(parameters: dict[str, Any]) -> Any:
@@ -114,6 +120,13 @@ def summary(label: str, runs: list[tuple[float, str, int]], limit: float) -> str
     return (f"{label}: PAR2 {sum(seconds):.1f} s, geometric mean {geometric:.2f} s, "
             f"{timeouts} timeouts, {conflicts:,} conflicts\n    "
             + " ".join("timeout" if a == "timeout" else f"{s:.2f}" for s, a, _ in runs))
+
+
+def per_conflict(seconds: float, conflicts: int, **counts: int) -> str:
+    """The work of one conflict: microseconds and each of `counts`."""
+    per = max(conflicts, 1)
+    return (f"    a conflict: {1e6 * seconds / per:.0f} us, "
+            + ", ".join(f"{n / per:.1f} {what.replace('_', ' ')}" for what, n in counts.items()))
 
 
 def main() -> None:
@@ -147,20 +160,31 @@ def main() -> None:
     print("instances: " + " ".join(name for name, _, _ in chosen))
     for options in args.config:
         runs = []
+        propagations = strong = 0
         for name, m, first in chosen:
-            seconds, answer, _, conflicts = _bitmask(m, args.limit, first, **options)
+            seconds, answer, _, conflicts, extra = _bitmask(m, args.limit, first, **options)
             if answer == "WRONG":
                 raise SystemExit(f"{name}: a wrong solution with {options}")
             runs.append((seconds, answer, conflicts))
-        print(summary(f"bitmask {options}", runs, args.limit), flush=True)
+            propagations += extra.get("propagations", 0)
+            strong += extra.get("strong", 0)
+        print(summary(f"bitmask {options}", runs, args.limit))
+        print(per_conflict(sum(r[0] for r in runs), sum(r[2] for r in runs),
+                           propagator_runs=propagations, of_them_strong=strong), flush=True)
     for parameters in args.cpsat:
         runs = []
+        boolean = integer = 0
         for name, m, first in chosen:
-            run = _cpsat(m, args.limit, first, parameters)
-            if run[1] == "WRONG":
+            seconds, answer, conflicts, binary, other = _cpsat(m, args.limit, first, parameters)
+            if answer == "WRONG":
                 raise SystemExit(f"{name}: a wrong solution from CP-SAT with {parameters}")
-            runs.append(run)
-        print(summary(f"cpsat {parameters}", runs, args.limit), flush=True)
+            runs.append((seconds, answer, conflicts))
+            boolean += binary
+            integer += other
+        print(summary(f"cpsat {parameters}", runs, args.limit))
+        print(per_conflict(sum(r[0] for r in runs), sum(r[2] for r in runs),
+                           Boolean_propagations=boolean, integer_propagations=integer),
+              flush=True)
 
 
 if __name__ == "__main__":
