@@ -187,10 +187,10 @@ def test_a_kernel_call_pauses_inside_learning_and_resumes_exactly() -> None:
     whole, _ = _run_in_slices(model, 1 << 30, minimise=True)
     sliced, _ = _run_in_slices(model, 1, minimise=True)
     assert whole == sliced and whole[0] == 2680  # OEIS A000170
-    # Queens' cascades are too cheap to pause in since the Hall sets of stop
-    # 34. The first solutions of two published quasigroups paused between two
-    # analyses 17 to 115 times each at stop 38: a change of the search's
-    # details does not make that none.
+    # 11 queens' cascades are cheap: they pause between two analyses rarely,
+    # and stop 38's trial of watches with blockers made that never. The first
+    # solutions of two published quasigroups paused there 17 to 115 times
+    # each at stop 38 (and still did with that trial).
     bench_scripts.load("qwh")  # (bench_learning imports it)
     latin = bench_scripts.load("bench_learning").latin
     qcp = json.loads((Path(__file__).parent / "data" / "latin" / "qcp.json").read_text())
