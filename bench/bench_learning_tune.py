@@ -12,14 +12,17 @@ report on them with bench_learning.py, once.
     python bench/bench_learning_tune.py --config "{}" --config "{'learn_restart': 50}"
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --cpsat "{}" \\
         --cpsat "{'cp_model_probing_level': 0}" --cpsat "{'cp_model_presolve': False}"
+    python bench/bench_learning_tune.py --qwh 30:330:0-19 --backend sat
 
 A row per configuration: PAR2 (a timeout counts twice the limit), the
 geometric mean of the seconds (a timeout as twice the limit), timeouts, and
 conflicts in all; then the seconds per instance, in order; then the work a
 conflict costs over all runs (timeouts too): CPU microseconds, and for
 `bitmask` the propagator runs (of which the all-differents' strong
-reasoning), for CP-SAT the Boolean and integer propagations. CPU seconds of
-this process.
+reasoning), for CP-SAT the Boolean and integer propagations. `--backend
+NAME` runs any backend of this process with its defaults, through
+`csp.solve` (first solutions) or `csp.count`: the whole call, its
+compilation too. CPU seconds of this process.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from typing import Any
 import qwh  # (bench/qwh.py, beside this script)
 from bench_learning import TUNING, _bitmask, latin, sudokus
 
-from csp import Model
+import csp
+from csp import Model, Status, backends
 from csp.backends.bitmask import BitmaskBackend
 from csp.bench import measure
 
@@ -99,6 +103,30 @@ def _cpsat(model: Model, limit: float, first: bool, parameters: dict[str, Any]
             int(response.num_binary_propagations), int(response.num_integer_propagations))
 
 
+def _backend(model: Model, limit: float, first: bool, name: str) -> tuple[float, str, int]:
+    """Backend `name` with its defaults: (CPU s, answer, conflicts if it says); a
+    first solution is checked against the model."""
+    if first:
+        seconds, result = measure.timed(lambda: csp.solve(model, name, time_limit=limit))
+        answer = ("timeout" if result.status is Status.TIME_LIMIT
+                  else "none" if result.solution is None
+                  else "WRONG" if model.check(result.solution) else "1st")
+    else:
+        seconds, result = measure.timed(lambda: csp.count(model, name, time_limit=limit))
+        answer = f"{result.count}" if result.status is Status.COMPLETE else "timeout"
+    return seconds, answer, int(result.stats.extra.get("conflicts", 0))
+
+
+def _in_process(name: str) -> str | None:
+    """Why backend `name` cannot be timed here, or None."""
+    if name not in backends.available():
+        return f"not an available backend (available: {', '.join(backends.available())})"
+    entry = backends.entry(name)
+    if name == "race" or getattr(entry, "program", None):
+        return "runs in other processes, whose CPU this process does not see"
+    return None
+
+
 def _parameters(parameters: dict[str, Any]) -> Any:
     """A CP-SAT solver of one worker under `parameters` (AttributeError for
     an unknown one, TypeError or ValueError for a value of the wrong kind)."""
@@ -117,8 +145,9 @@ def summary(label: str, runs: list[tuple[float, str, int]], limit: float) -> str
     geometric = math.exp(sum(math.log(max(s, 0.01)) for s in seconds) / len(seconds))
     timeouts = sum(answer == "timeout" for _, answer, _ in runs)
     conflicts = sum(c for _, _, c in runs)
+    counted = f"{conflicts:,} conflicts" if conflicts else "no conflicts (or none reported)"
     return (f"{label}: PAR2 {sum(seconds):.1f} s, geometric mean {geometric:.2f} s, "
-            f"{timeouts} timeouts, {conflicts:,} conflicts\n    "
+            f"{timeouts} timeouts, {counted}\n    "
             + " ".join("timeout" if a == "timeout" else f"{s:.2f}" for s, a, _ in runs))
 
 
@@ -140,10 +169,16 @@ def main() -> None:
                         metavar="DICT", help="BitmaskBackend options (repeatable)")
     parser.add_argument("--cpsat", action="append", type=_options, default=[],
                         metavar="DICT", help="CP-SAT parameters, one worker (repeatable)")
+    parser.add_argument("--backend", action="append", default=[], metavar="NAME",
+                        help="a backend of this process with its defaults (repeatable)")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per run")
     args = parser.parse_args()
-    if not args.config and not args.cpsat:
-        parser.error("give at least one --config or --cpsat")
+    if not args.config and not args.cpsat and not args.backend:
+        parser.error("give at least one --config, --cpsat or --backend")
+    for name in args.backend:
+        why = _in_process(name)
+        if why:
+            parser.error(f"--backend {name}: {why}")
     for options in args.config:  # a misspelt option fails here, not after an hour
         try:
             BitmaskBackend(**options)
@@ -185,6 +220,14 @@ def main() -> None:
         print(per_conflict(sum(r[0] for r in runs), sum(r[2] for r in runs),
                            Boolean_propagations=boolean, integer_propagations=integer),
               flush=True)
+    for name in args.backend:
+        runs = []
+        for instance, m, first in chosen:
+            run = _backend(m, args.limit, first, name)
+            if run[1] == "WRONG":
+                raise SystemExit(f"{instance}: a wrong solution from {name}")
+            runs.append(run)
+        print(summary(f"{name} (its defaults)", runs, args.limit), flush=True)
 
 
 if __name__ == "__main__":
