@@ -122,7 +122,7 @@ def _in_process(name: str) -> str | None:
     if name not in backends.available():
         return f"not an available backend (available: {', '.join(backends.available())})"
     entry = backends.entry(name)
-    if name == "race" or getattr(entry, "program", None):
+    if name == "race" or entry.program:
         return "runs in other processes, whose CPU this process does not see"
     return None
 
