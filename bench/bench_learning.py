@@ -101,18 +101,21 @@ def _bitmask(model: Model, limit: float, first: bool,
             dict(stats.extra))
 
 
-def _cpsat(model: Model, limit: float, first: bool) -> tuple[float, str]:
+def backend_run(model: Model, limit: float, first: bool,
+                name: str = "cpsat") -> tuple[float, str, int]:
+    """Backend `name` with its defaults: (CPU s, answer, conflicts if it
+    reports them, else 0); a first solution is checked against the model."""
     if first:
-        search = csp.solutions(model, "cpsat", limit=1, time_limit=limit)
+        search = csp.solutions(model, name, limit=1, time_limit=limit)
         seconds, found = measure.timed(lambda: list(search))
-        if found and model.check(found[0]):
-            return seconds, "WRONG"
-        if found:
-            return seconds, "1st"
-        return seconds, "none" if search.status is Status.COMPLETE else "timeout"
-    seconds, result = measure.timed(lambda: csp.count(model, "cpsat", time_limit=limit))
-    done = result.status.value == "COMPLETE"
-    return seconds, f"{result.count}" if done else "timeout"
+        answer = ("WRONG" if found and model.check(found[0]) else "1st" if found
+                  else "none" if search.status is Status.COMPLETE else "timeout")
+        stats = search.stats
+    else:
+        seconds, result = measure.timed(lambda: csp.count(model, name, time_limit=limit))
+        answer = f"{result.count}" if result.status is Status.COMPLETE else "timeout"
+        stats = result.stats
+    return seconds, answer, int(stats.extra.get("conflicts", 0))
 
 
 def main() -> None:
@@ -154,7 +157,7 @@ def main() -> None:
     for name, model, first in instances:
         off = _bitmask(model, args.limit, first, learn=False)
         on = _bitmask(model, args.limit, first, **learn)
-        sat = _cpsat(model, args.limit, first)
+        sat = backend_run(model, args.limit, first)
         rows.append((name, off[1], on[1], sat[1], off[2], on[2], on[3],
                      f"{off[0]:.2f}", f"{on[0]:.2f}", f"{sat[0]:.2f}",
                      f"{on[0] / max(sat[0], 1e-3):.2f}", f"{on[0] / max(off[0], 1e-3):.2f}"))

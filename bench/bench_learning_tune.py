@@ -21,7 +21,7 @@ conflict costs over all runs (timeouts too): CPU microseconds, and for
 `bitmask` the propagator runs (of which the all-differents' strong
 reasoning), for CP-SAT the Boolean and integer propagations. `--backend
 NAME` runs any backend of this process with its defaults, through
-`csp.solve` (first solutions) or `csp.count`: the whole call, its
+`csp.solutions` (first solutions) or `csp.count`: the whole call, its
 compilation too. CPU seconds of this process.
 """
 
@@ -34,10 +34,9 @@ import time
 from typing import Any
 
 import qwh  # (bench/qwh.py, beside this script)
-from bench_learning import TUNING, _bitmask, latin, sudokus
+from bench_learning import TUNING, _bitmask, backend_run, latin, sudokus
 
-import csp
-from csp import Model, Status, backends
+from csp import Model, backends
 from csp.backends.bitmask import BitmaskBackend
 from csp.bench import measure
 
@@ -101,20 +100,6 @@ def _cpsat(model: Model, limit: float, first: bool, parameters: dict[str, Any]
     response = solver.response_proto
     return (seconds, answer, int(response.num_conflicts),
             int(response.num_binary_propagations), int(response.num_integer_propagations))
-
-
-def _backend(model: Model, limit: float, first: bool, name: str) -> tuple[float, str, int]:
-    """Backend `name` with its defaults: (CPU s, answer, conflicts if it says); a
-    first solution is checked against the model."""
-    if first:
-        seconds, result = measure.timed(lambda: csp.solve(model, name, time_limit=limit))
-        answer = ("timeout" if result.status is Status.TIME_LIMIT
-                  else "none" if result.solution is None
-                  else "WRONG" if model.check(result.solution) else "1st")
-    else:
-        seconds, result = measure.timed(lambda: csp.count(model, name, time_limit=limit))
-        answer = f"{result.count}" if result.status is Status.COMPLETE else "timeout"
-    return seconds, answer, int(result.stats.extra.get("conflicts", 0))
 
 
 def _in_process(name: str) -> str | None:
@@ -223,7 +208,7 @@ def main() -> None:
     for name in args.backend:
         runs = []
         for instance, m, first in chosen:
-            run = _backend(m, args.limit, first, name)
+            run = backend_run(m, args.limit, first, name)
             if run[1] == "WRONG":
                 raise SystemExit(f"{instance}: a wrong solution from {name}")
             runs.append(run)
