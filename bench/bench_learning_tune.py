@@ -39,6 +39,7 @@ from bench_learning import TUNING, _bitmask, backend_run, latin, sudokus
 from csp import Model, backends
 from csp.backends.bitmask import BitmaskBackend
 from csp.bench import measure
+from csp.bench.solvers import cpsat_counter
 
 DEFAULT_QWH = ("30:330:0-19", "30:360:0-4")
 """The quasigroups of the tuning set since stop 33 (bench/RESULTS.md)."""
@@ -76,25 +77,17 @@ def _cpsat(model: Model, limit: float, first: bool, parameters: dict[str, Any]
 
     from csp.backends.cpsat import ENUMERATION, compile_problem
 
-    class Counter(cp_model.CpSolverSolutionCallback):
-        def __init__(self) -> None:
-            super().__init__()
-            self.count = 0
-
-        def on_solution_callback(self) -> None:
-            self.count += 1
-
     compiled = compile_problem(model)
     solver = _parameters({"max_time_in_seconds": limit, **({} if first else ENUMERATION),
                           **parameters})
-    counter = Counter()
+    counter = cpsat_counter()
     started = time.process_time()
     status = solver.solve(compiled.model, None if first else counter)
     seconds = time.process_time() - started
     if first and status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         answer = "WRONG" if model.check(compiled.read(solver)) else "1st"
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-        answer = "none" if first else f"{counter.count}"
+        answer = "none" if first else f"{counter.found}"
     else:
         answer = "timeout"
     response = solver.response_proto

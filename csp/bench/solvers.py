@@ -355,6 +355,22 @@ def _no_symmetry(problem: Any) -> Any:
     return problem
 
 
+def cpsat_counter() -> Any:
+    """A CP-SAT solution callback whose `found` counts the solutions the
+    solver shows it (ortools is optional: imported on the call)."""
+    from ortools.sat.python import cp_model
+
+    class Counter(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found = 0
+
+        def on_solution_callback(self) -> None:
+            self.found += 1
+
+    return Counter()
+
+
 class OrtoolsSolver(Solver):
     """OR-Tools CP-SAT through its own API: the `CpModel` is built in prep."""
 
@@ -374,14 +390,6 @@ class OrtoolsSolver(Solver):
 
         from csp.backends.cpsat import ENUMERATION
 
-        class Counter(cp_model.CpSolverSolutionCallback):
-            def __init__(self) -> None:
-                super().__init__()
-                self.found = 0
-
-            def on_solution_callback(self) -> None:
-                self.found += 1
-
         outcome = Outcome([], nodes=0)
         started = time.perf_counter()
         for model in prepared:
@@ -396,7 +404,7 @@ class OrtoolsSolver(Solver):
             if time_limit is not None:
                 left = time_limit - (time.perf_counter() - started)
                 solver.parameters.max_time_in_seconds = max(1e-3, left)
-            counter = Counter()
+            counter = cpsat_counter()
             status = solver.solve(model, counter)
             outcome.counts.append(counter.found)
             outcome.nodes = (outcome.nodes or 0) + solver.num_branches
