@@ -197,11 +197,10 @@ def test_a_kernel_call_pauses_inside_learning_and_resumes_exactly() -> None:
     paused_in = set()
     for puzzle in qcp["puzzles"]:
         if puzzle["name"] in ("qcp-25-264-2", "qwh-o030-h320"):
+            model = latin(puzzle["grid"])
             for minimise in (False, True):
-                whole, _ = _run_in_slices(latin(puzzle["grid"]), 1 << 30, True,
-                                          minimise=minimise)
-                sliced, phases = _run_in_slices(latin(puzzle["grid"]), 1, True,
-                                                minimise=minimise)
+                whole, _ = _run_in_slices(model, 1 << 30, True, minimise=minimise)
+                sliced, phases = _run_in_slices(model, 1, True, minimise=minimise)
                 assert whole == sliced and whole[0] == 1
                 paused_in |= phases
     assert layout.PHASE_CONFLICT in paused_in  # (work ran out between two analyses)
