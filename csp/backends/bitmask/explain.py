@@ -96,7 +96,7 @@ def _touch(s, an, y):
         activity[y] += s.st[ACT_INC]
 
 
-@jit
+@jit(inline="always")
 def _push(p, s, an, lit, level):
     """Put literal `lit` (of the learned clause) with its level in lbuf."""
     lbuf = part(s, L_LBUF)
@@ -108,7 +108,7 @@ def _push(p, s, an, lit, level):
         an[AN_OUT] = i + 1
 
 
-@jit
+@jit(inline="always")
 def add_neg(p, s, an, x, mask):
     """Add the literals x != k (bits of `mask`, each true now) to the conflict set."""
     seen_neg = part(s, L_SEEN_NEG)
@@ -154,7 +154,7 @@ def add_neg(p, s, an, x, mask):
         e = trail_prev[e]
 
 
-@jit
+@jit(inline="always")
 def add_pos(p, s, an, x, bit):
     """Add the literal x = k (`bit`, true now) to the conflict set."""
     seen_pos = part(s, L_SEEN_POS)

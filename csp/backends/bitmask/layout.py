@@ -29,8 +29,13 @@ the `Problem` and `State` tuples increfs and decrefs each of their 41 arrays
 atomically, a third of the search time on the large sudokus."""
 jit: Any = functools.partial(njit, cache=True, **_NO_REFCOUNTS)
 """How every kernel function is compiled: `@jit`, or `@jit(inline="always")` for
-the small ones that the search calls per value (numba inlines them where they
-are called, whichever module holds them)."""
+the small ones that the search calls per value, or learning per literal (numba
+inlines them where they are called, whichever module holds them). A call that
+is not inlined passes each array of `Problem` and `State` as seven words, some
+330 in all: inlining the four that learning calls per literal (`_visit`,
+`add_neg`, `add_pos`, `_push`) made a conflict a fifth cheaper (bench/RESULTS.md,
+stop 39). Inlining the explanations too gained 8% more for four times the
+compile time: not done."""
 
 Problem = namedtuple(
     "Problem",

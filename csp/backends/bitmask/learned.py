@@ -72,7 +72,7 @@ def _watch(s, lit, w):
     whead[lit] = w
 
 
-@jit
+@jit(inline="always")
 def _visit(p, s, lit):
     """The clauses watching `lit`, which just became false. False on a conflict
     (st[REASON] is then the clause)."""
