@@ -1,0 +1,38 @@
+"""bench/learning_profile.patch, the cycle counters of bench_learning_profile.py,
+still applies to the kernel: an edit of the kernel that breaks it fails here,
+not weeks later in a profile run."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import bench_scripts
+import pytest
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git applies the patch")
+def test_the_profile_patch_applies_to_this_kernel(tmp_path: Path) -> None:
+    profile = bench_scripts.load("bench_learning_profile")
+    staged = profile.stage(tmp_path)
+    layout = (staged / "backends" / "bitmask" / "layout.py").read_text()
+    match = re.search(r"^STATE_SIZE = CY \+ (\d+)$", layout, re.MULTILINE)
+    assert match, "the patched layout has no counters"
+    slots = [k for k, _, _ in profile.PARTS] + [k for k, _ in profile.COUNTS]
+    assert len(set(slots)) == len(slots)
+    assert max(slots) < int(match.group(1))
+    # The copy is the patched one; the checkout itself is untouched.
+    checkout = bench_scripts.BENCH.parent / "csp" / "backends" / "bitmask" / "layout.py"
+    assert not re.search(r"^CY = ", checkout.read_text(), re.MULTILINE)
+
+
+def test_a_patch_that_does_not_apply_is_said_so(tmp_path: Path, monkeypatch) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git applies the patch")
+    profile = bench_scripts.load("bench_learning_profile")
+    broken = tmp_path / "broken.patch"
+    broken.write_text(profile.PATCH.read_text().replace("     WORK_STOP,\n", "     NO_SUCH,\n", 1))
+    monkeypatch.setattr(profile, "PATCH", broken)
+    with pytest.raises(SystemExit, match="does not apply to this checkout's kernel"):
+        profile.stage(tmp_path / "copy")
