@@ -7,7 +7,7 @@ They are a patch, bench/learning_profile.patch (about 100 lines: a
 this script applies to a copy of the `csp` package in the user's cache, then
 runs that copy in a child process with a numba cache of its own. Only files
 whose patched text changed are rewritten, so the patched kernels compile once
-(about 3 minutes), not at every run. When an edit of the kernel makes the
+(3 to 4 minutes), not at every run. When an edit of the kernel makes the
 patch fail, the script says so with git's message: update the patch (`git
 diff` of the counters on a branch).
 

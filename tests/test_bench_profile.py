@@ -31,8 +31,13 @@ def test_a_patch_that_does_not_apply_is_said_so(tmp_path: Path, monkeypatch) -> 
     if shutil.which("git") is None:
         pytest.skip("git applies the patch")
     profile = bench_scripts.load("bench_learning_profile")
+    # The first context line of the first hunk, changed: not in the kernel.
+    lines = profile.PATCH.read_text().splitlines(keepends=True)
+    hunk = next(i for i, line in enumerate(lines) if line.startswith("@@"))
+    context = next(i for i in range(hunk + 1, len(lines)) if lines[i].startswith(" "))
+    lines[context] = " no such line in the kernel\n"
     broken = tmp_path / "broken.patch"
-    broken.write_text(profile.PATCH.read_text().replace("     WORK_STOP,\n", "     NO_SUCH,\n", 1))
+    broken.write_text("".join(lines))
     monkeypatch.setattr(profile, "PATCH", broken)
     with pytest.raises(SystemExit, match="does not apply to this checkout's kernel"):
         profile.stage(tmp_path / "copy")
