@@ -34,6 +34,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from csp._cache import cache_home
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 PATCH = BENCH / "learning_profile.patch"
@@ -76,9 +78,11 @@ COUNTS = [
 
 
 def _cache() -> Path:
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "csp" / "learning-profile"
+    home = cache_home()
+    if home is None:
+        sys.exit("bench_learning_profile: no home directory for the patched copy; "
+                 "set XDG_CACHE_HOME to an absolute path")
+    return home / "learning-profile"
 
 
 def stage(into: Path) -> Path:

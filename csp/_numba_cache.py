@@ -39,18 +39,15 @@ from pathlib import Path
 import numba
 from numba.core import caching, event
 
+from csp._cache import cache_home
+
 
 def _candidates() -> list[Path]:
     """The cache directories to try, best first."""
     found = []
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):  # the XDG spec says to ignore a relative one
-        found.append(Path(xdg) / "csp" / "numba")
-    else:
-        try:
-            found.append(Path.home() / ".cache" / "csp" / "numba")
-        except (RuntimeError, KeyError):  # no home directory to be found
-            pass
+    home = cache_home()
+    if home is not None:
+        found.append(home / "numba")
     # The temporary directory is shared between users: the uid keeps them apart.
     uid = os.getuid() if hasattr(os, "getuid") else os.getpid()
     found.append(Path(tempfile.gettempdir()) / f"csp-numba-{uid}")

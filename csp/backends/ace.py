@@ -54,6 +54,7 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
+from csp._cache import cache_home
 from csp.backends.base import CONSTRAINT_KINDS, OUTSIDE
 from csp.backends.forked import ModelInChild, Outbox
 from csp.backends.program import Program
@@ -138,10 +139,10 @@ def archive(location: str, *, create: bool) -> tuple[list[str], str | None]:
 
 
 def _cache_dir() -> str | None:
-    root = os.environ.get("XDG_CACHE_HOME")
-    if not (root and os.path.isabs(root)):
-        root = os.path.join(os.path.expanduser("~"), ".cache")
-    place = os.path.join(root, "csp", "ace")
+    home = cache_home()
+    if home is None:
+        return None
+    place = str(home / "ace")
     try:
         os.makedirs(place, exist_ok=True)
     except OSError:
