@@ -6,8 +6,9 @@ The tuning set (bench_learning.py, "Tuned on what you can see" in DESIGN.md):
 the tuning half of the large sudokus (`--sudokus`, counted) and balanced
 quasigroups with holes made from seeds (`--qwh`, first solutions; by default
 bqwh-30-330 seeds 0-19 and bqwh-30-360 seeds 0-4). The held-out sets are
-not built in, and seeds once reported on must not be given to `--qwh`:
-report on them with bench_learning.py, once.
+not built in, and seeds once reported on (`qwh.REPORTED`) are refused by
+`--qwh`: report on fresh seeds with bench_learning.py, once, and add them
+there. Seeds tuned on are listed in `qwh.TUNED`.
 
     python bench/bench_learning_tune.py --config "{}" --config "{'learn_restart': 50}"
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --cpsat "{}" \\
@@ -55,6 +56,25 @@ def instances(specs: list[str], with_sudokus: bool) -> list[tuple[str, Model, bo
         made = (qwh.instance(int(n), int(holes), seed) for seed in qwh.seeds(seeds))
         chosen += [(p["name"], latin(p["grid"]), True) for p in made]
     return chosen
+
+
+def _unseen(spec: str) -> str | None:
+    """Why `--qwh` spec N:HOLES:SEEDS is not for tuning (malformed, or seeds
+    reported on as unseen), or None."""
+    try:
+        n, holes, chosen = spec.split(":")
+        order, blanks, made = int(n), int(holes), qwh.seeds(chosen)
+    except ValueError:
+        return "not N:HOLES:SEEDS, e.g. 30:330:0-19"
+    if not made:
+        return "no seeds"
+    done = qwh.reported(order, blanks, made)
+    if done:
+        which = (f"seed {done[0]} was" if len(done) == 1
+                 else f"seeds {','.join(map(str, done))} were")
+        return (f"{which} reported on as never run (qwh.REPORTED, bench/RESULTS.md): "
+                "tuning must not see them")
+    return None
 
 
 def _options(text: str) -> dict[str, Any]:
@@ -167,6 +187,10 @@ def main() -> None:
             _parameters(parameters)
         except (AttributeError, TypeError, ValueError) as err:
             parser.error(f"--cpsat {parameters}: {err}")
+    for spec in args.qwh or []:
+        why = _unseen(spec)
+        if why:
+            parser.error(f"--qwh {spec}: {why}")
     chosen = instances(args.qwh or list(DEFAULT_QWH), args.sudokus)
     print(measure.header(f"bench_learning_tune: {len(chosen)} tuning instances, "
                          f"{args.limit:g} s limit; CPU s"))

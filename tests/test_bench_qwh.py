@@ -55,3 +55,26 @@ def test_quasigroup_completion_preassigns_consistently() -> None:
         given = [v for v in line if v >= 0]
         assert len(given) == len(set(given))
     assert qwh.seeds("1,4,7-9") == [1, 4, 7, 8, 9]
+
+
+def test_the_ledger_keeps_tuned_and_reported_seeds_apart() -> None:
+    assert qwh.seeds("") == []
+    assert qwh.reported(30, 330, [7, 104, 600]) == [104]
+    assert qwh.reported(25, 264, [104]) == []  # (another order: nothing reported)
+    for key, text in qwh.REPORTED.items():
+        assert not set(qwh.seeds(text)) & set(qwh.seeds(qwh.TUNED.get(key, "")))
+
+
+def test_tuning_refuses_seeds_reported_on_and_malformed_specs() -> None:
+    tune = bench_scripts.load("bench_learning_tune")
+    assert tune._unseen("30:330:0-19") is None
+    assert tune._unseen("30:330:600-607") is None
+    why = tune._unseen("30:330:0-19,105")
+    assert why is not None and why.startswith("seed 105 was reported on")
+    why = tune._unseen("30:330:499-501")
+    assert why is not None and why.startswith("seeds 500,501 were reported on")
+    assert tune._unseen("30:330:x") == "not N:HOLES:SEEDS, e.g. 30:330:0-19"
+    assert tune._unseen("30:330") == "not N:HOLES:SEEDS, e.g. 30:330:0-19"
+    assert tune._unseen("30:330:") == "no seeds"
+    for spec in tune.DEFAULT_QWH:  # (the default set is a tuning set)
+        assert tune._unseen(spec) is None
