@@ -141,13 +141,13 @@ def main() -> None:
         instances += [(name, m, True) for name, m in fresh()]
     if args.set in ("heldout", "all"):
         instances += [(name, m, True) for name, m in fresh("qcp_heldout.json")]
-    for spec in args.qwh:
-        n, holes, chosen = spec.split(":")
-        made = (qwh.instance(int(n), int(holes), seed) for seed in qwh.seeds(chosen))
+    for text in args.qwh:
+        n, holes, chosen = qwh.spec(text)
+        made = (qwh.instance(n, holes, seed) for seed in chosen)
         instances += [(p["name"], latin(p["grid"]), True) for p in made]
-    for spec in args.qcp:
-        n, holes, chosen = spec.split(":")
-        made = (qwh.qcp(int(n), int(holes), seed) for seed in qwh.seeds(chosen))
+    for text in args.qcp:
+        n, holes, chosen = qwh.spec(text)
+        made = (qwh.qcp(n, holes, seed) for seed in chosen)
         instances += [(p["name"], latin(p["grid"]), True) for p in made]
     print(measure.header(f"bench_learning --set {args.set} --limit {args.limit}; "
                          f"learning {learn}; sudokus counted (uniqueness proved), quasigroup "

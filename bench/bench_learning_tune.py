@@ -52,8 +52,8 @@ def instances(specs: list[str], with_sudokus: bool) -> list[tuple[str, Model, bo
     if with_sudokus:
         chosen += [(name, m, False) for name, m in sudokus(TUNING)]
     for spec in specs:
-        n, holes, seeds = spec.split(":")
-        made = (qwh.instance(int(n), int(holes), seed) for seed in qwh.seeds(seeds))
+        n, holes, seeds = qwh.spec(spec)
+        made = (qwh.instance(n, holes, seed) for seed in seeds)
         chosen += [(p["name"], latin(p["grid"]), True) for p in made]
     return chosen
 
@@ -62,8 +62,7 @@ def _unseen(spec: str) -> str | None:
     """Why `--qwh` spec N:HOLES:SEEDS is not for tuning (malformed, or seeds
     reported on as unseen), or None."""
     try:
-        n, holes, chosen = spec.split(":")
-        order, blanks, made = int(n), int(holes), qwh.seeds(chosen)
+        order, blanks, made = qwh.spec(spec)
     except ValueError:
         return "not N:HOLES:SEEDS, e.g. 30:330:0-19"
     if not made:

@@ -144,6 +144,17 @@ def qcp(n: int, holes: int, seed: int) -> dict[str, object]:
     return {"name": f"gen-qcp-{n}-{holes}-{seed}", "n": n, "grid": grid}
 
 
+def spec(text: str) -> tuple[int, int, list[int]]:
+    """'N:HOLES:SEEDS' (the scripts' `--qwh` and `--qcp`) as (order, holes,
+    seeds); ValueError if it is not that.
+
+    >>> spec("30:330:0-2,7")
+    (30, 330, [0, 1, 2, 7])
+    """
+    n, holes, chosen = text.split(":")
+    return int(n), int(holes), seeds(chosen)
+
+
 def seeds(text: str) -> list[int]:
     """'0-9' or '3' or '1,4,7-8' as a list of seeds ('' for none)."""
     out: list[int] = []
