@@ -20,6 +20,7 @@ is not kept (the search goes on as without it). Memory never grows.
 from __future__ import annotations
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
+from csp.backends.bitmask.bits import lowest
 from csp.backends.bitmask.domains import narrow
 from csp.backends.bitmask.layout import (
     ARENA,
@@ -48,9 +49,8 @@ from csp.backends.bitmask.layout import (
 
 
 @jit(inline="always")
-def _value(p, s, lit):
-    """1 if `lit` is true, -1 if false, 0 if open."""
-    avar = part(s, L_AVAR)
+def _value(p, s, avar, lit):
+    """1 if `lit` is true, -1 if false, 0 if open (`avar`: part L_AVAR)."""
     atom = lit >> 1
     x = avar[atom]
     bit = 1 << (atom - p.voff[x])
@@ -73,15 +73,11 @@ def _watch(s, lit, w):
 
 
 @jit(inline="always")
-def _visit(p, s, lit):
+def _visit(p, s, lit, whead, wnext, cl_lits, avar, cl_len, cl_start):
     """The clauses watching `lit`, which just became false. False on a conflict
-    (st[REASON] is then the clause)."""
-    whead = part(s, L_WHEAD)
-    wnext = part(s, L_WNEXT)
-    cl_lits = part(s, L_CL_LITS)
-    avar = part(s, L_AVAR)
-    cl_len = part(s, L_CL_LEN)
-    cl_start = part(s, L_CL_START)
+    (st[REASON] is then the clause). The arrays are learning's parts, taken
+    once by the caller: a part is a slice of State.learn, a dozen
+    instructions each time it is taken."""
     prev = -1
     w = whead[lit]
     while w >= 0:
@@ -90,26 +86,27 @@ def _visit(p, s, lit):
         j = w & 1
         start = cl_start[i]
         other = cl_lits[start + 1 - j]
-        if _value(p, s, other) == 1:
+        if _value(p, s, avar, other) == 1:
             prev = w
             w = nxt
             continue
         moved = False
         for q in range(start + 2, start + cl_len[i]):
             candidate = cl_lits[q]
-            if _value(p, s, candidate) != -1:
+            if _value(p, s, avar, candidate) != -1:
                 cl_lits[q] = cl_lits[start + j]
                 cl_lits[start + j] = candidate
                 if prev < 0:
                     whead[lit] = nxt
                 else:
                     wnext[prev] = nxt
-                _watch(s, candidate, w)
+                wnext[w] = whead[candidate]
+                whead[candidate] = w
                 moved = True
                 break
         if not moved:
             s.st[REASON] = -2 - i
-            if _value(p, s, other) == -1:
+            if _value(p, s, avar, other) == -1:
                 return False
             atom = other >> 1
             x = avar[atom]
@@ -126,6 +123,12 @@ def propagate_clauses(p, s):
     """Visit the clauses whose watches the trail made false since CLHEAD.
     False on a conflict."""
     trail_new = part(s, L_TRAIL_NEW)
+    whead = part(s, L_WHEAD)
+    wnext = part(s, L_WNEXT)
+    cl_lits = part(s, L_CL_LITS)
+    avar = part(s, L_AVAR)
+    cl_len = part(s, L_CL_LEN)
+    cl_start = part(s, L_CL_START)
     st = s.st
     while st[CLHEAD] < st[TRAIL]:
         t = st[CLHEAD]
@@ -137,20 +140,13 @@ def propagate_clauses(p, s):
         while gone != 0:
             bit = gone & -gone
             gone ^= bit
-            if not _visit(p, s, (base + _index(bit)) << 1):
+            if not _visit(p, s, (base + lowest(bit)) << 1,
+                          whead, wnext, cl_lits, avar, cl_len, cl_start):
                 return False
-        if new & (new - 1) == 0 and not _visit(p, s, ((base + _index(new)) << 1) | 1):
+        if new & (new - 1) == 0 and not _visit(p, s, ((base + lowest(new)) << 1) | 1,
+                                               whead, wnext, cl_lits, avar, cl_len, cl_start):
             return False
     return True
-
-
-@jit(inline="always")
-def _index(bit):
-    k = 0
-    while bit > 1:
-        bit >>= 1
-        k += 1
-    return k
 
 
 @jit
