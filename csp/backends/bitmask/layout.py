@@ -18,7 +18,10 @@ from collections import namedtuple
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 
@@ -350,7 +353,31 @@ def learning_array(s: State, k: int) -> np.ndarray:
 @jit(inline="always")
 def part(s, k):
     """Learning's array k (an L_* number), as a view into State.learn."""
-    return s.learn[s.st[LEARN_AT + k]:s.st[LEARN_AT + k + 1]]
+    return _view(s.learn, s.st[LEARN_AT + k], s.st[LEARN_AT + k + 1])
+
+
+@intrinsic
+def _view(typingctx, array, start, stop):
+    """array[start:stop] for 0 <= start <= stop <= len(array), as a slice
+    would be without clamping its bounds: a slice's clamping is some twenty
+    instructions and four branches, and learning takes its parts thousands
+    of times a conflict (bench/RESULTS.md, stop 41). `new_state` sets the
+    bounds of every part, so that nothing needs clamping."""
+    sig = array(array, types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        whole = context.make_array(signature.args[0])(context, builder, args[0])
+        view = context.make_array(signature.return_type)(context, builder)
+        populate_array(view,
+                       data=builder.gep(whole.data, [args[1]]),
+                       shape=cgutils.pack_array(builder, [builder.sub(args[2], args[1])]),
+                       strides=whole.strides,
+                       itemsize=whole.itemsize,
+                       meminfo=whole.meminfo,
+                       parent=whole.parent)
+        return view._getvalue()
+
+    return sig, codegen
 
 
 def incidence(kind: np.ndarray, cstart: np.ndarray, cvars: np.ndarray,
