@@ -59,7 +59,7 @@ def test_quasigroup_completion_preassigns_consistently() -> None:
 
 def test_the_ledger_keeps_tuned_and_reported_seeds_apart() -> None:
     assert qwh.seeds("") == []
-    assert qwh.reported(30, 330, [7, 104, 600]) == [104]
+    assert qwh.reported(30, 330, [7, 104, 605, 700]) == [104, 605]
     assert qwh.reported(25, 264, [104]) == []  # (another order: nothing reported)
     for key, text in qwh.REPORTED.items():
         assert not set(qwh.seeds(text)) & set(qwh.seeds(qwh.TUNED.get(key, "")))
@@ -68,7 +68,7 @@ def test_the_ledger_keeps_tuned_and_reported_seeds_apart() -> None:
 def test_tuning_refuses_seeds_reported_on_and_malformed_specs() -> None:
     tune = bench_scripts.load("bench_learning_tune")
     assert tune._unseen("30:330:0-19") is None
-    assert tune._unseen("30:330:600-607") is None
+    assert tune._unseen("30:330:700-707") is None
     why = tune._unseen("30:330:0-19,105")
     assert why is not None and why.startswith("seed 105 was reported on")
     why = tune._unseen("30:330:499-501")

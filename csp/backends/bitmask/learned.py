@@ -75,9 +75,10 @@ def _watch(s, lit, w):
 @jit(inline="always")
 def _visit(p, s, lit, whead, wnext, cl_lits, avar, cl_len, cl_start):
     """The clauses watching `lit`, which just became false. False on a conflict
-    (st[REASON] is then the clause). The arrays are learning's parts, taken
-    once by the caller: a part is a slice of State.learn, a dozen
-    instructions each time it is taken."""
+    (st[REASON] is then the clause). The arrays are learning's parts,
+    taken once by the caller rather than per literal: each taking reads its
+    bounds from `st`, which the stores here may have changed, as far as the
+    compiler knows."""
     prev = -1
     w = whead[lit]
     while w >= 0:
