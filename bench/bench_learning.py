@@ -147,7 +147,10 @@ def main() -> None:
         instances += [(p["name"], latin(p["grid"]), True) for p in made]
     for text in args.qcp:
         n, holes, chosen = qwh.spec(text)
-        made = (qwh.qcp(n, holes, seed) for seed in chosen)
+        try:
+            made = [qwh.qcp(n, holes, seed) for seed in chosen]
+        except ValueError as error:
+            parser.error(f"--qcp: {error}")
         instances += [(p["name"], latin(p["grid"]), True) for p in made]
     print(measure.header(f"bench_learning --set {args.set} --limit {args.limit}; "
                          f"learning {learn}; sudokus counted (uniqueness proved), quasigroup "

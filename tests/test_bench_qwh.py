@@ -57,6 +57,18 @@ def test_quasigroup_completion_preassigns_consistently() -> None:
     assert qwh.seeds("1,4,7-9") == [1, 4, 7, 8, 9]
 
 
+def test_a_cell_left_without_a_value_stays_a_hole() -> None:
+    # Seed 3 of 12:40 takes back every value of a cell: it used to stop with
+    # an IndexError; the cell is now a hole (the instance has no solution).
+    grid = qwh.qcp(12, 40, 3)["grid"]
+    assert sum(v < 0 for row in grid for v in row) == 40
+    for line in [*grid, *map(list, zip(*grid))]:
+        given = [v for v in line if v >= 0]
+        assert len(given) == len(set(given))
+    with pytest.raises(ValueError, match="qcp 4:1:0: forward checking left 2 cells"):
+        qwh.qcp(4, 1, 0)
+
+
 def test_the_ledger_keeps_tuned_and_reported_seeds_apart() -> None:
     assert qwh.seeds("") == []
     assert qwh.reported(30, 330, [7, 104, 605, 700]) == [104, 605]
