@@ -65,9 +65,8 @@ def _value(p, s, avar, lit):
 
 
 @jit(inline="always")
-def _watch(s, lit, w):
-    whead = part(s, L_WHEAD)
-    wnext = part(s, L_WNEXT)
+def _watch(whead, wnext, lit, w):
+    """Put watch w first in lit's list (`whead`, `wnext`: parts L_WHEAD, L_WNEXT)."""
     wnext[w] = whead[lit]
     whead[lit] = w
 
@@ -101,8 +100,7 @@ def _visit(p, s, lit, whead, wnext, cl_lits, avar, cl_len, cl_start):
                     whead[lit] = nxt
                 else:
                     wnext[prev] = nxt
-                wnext[w] = whead[candidate]
-                whead[candidate] = w
+                _watch(whead, wnext, candidate, w)
                 moved = True
                 break
         if not moved:
@@ -185,8 +183,10 @@ def add_clause(p, s, lits, n, lbd):
     cl_len[i] = n
     cl_lbd[i] = lbd
     cl_used[i] = st[CONFLICTS]
-    _watch(s, cl_lits[start], 2 * i)
-    _watch(s, cl_lits[start + 1], 2 * i + 1)
+    whead = part(s, L_WHEAD)
+    wnext = part(s, L_WNEXT)
+    _watch(whead, wnext, cl_lits[start], 2 * i)
+    _watch(whead, wnext, cl_lits[start + 1], 2 * i + 1)
     return i
 
 
@@ -259,7 +259,7 @@ def reduce(p, s):
     whead[:] = -1
     for i in range(kept):
         start = cl_start[i]
-        _watch(s, cl_lits[start], 2 * i)
-        _watch(s, cl_lits[start + 1], 2 * i + 1)
+        _watch(whead, wnext, cl_lits[start], 2 * i)
+        _watch(whead, wnext, cl_lits[start + 1], 2 * i + 1)
     grown = st[REDUCE_AT] + (st[REDUCE_GROW] if st[REDUCE_GROW] > 0 else st[REDUCE_AT] // 2)
     st[REDUCE_AT] = min(max(grown, kept + 1), cl_start.shape[0])
