@@ -173,6 +173,38 @@ def test_large_declarations_accept_the_known_answers(shared_data):
                         else problem.problems(solution))
 
 
+
+def test_the_unseen_large_sudokus_are_their_published_puzzles(shared_data):
+    """sudoku_large_unseen.json (bench_learning --set unseen): each puzzle is
+    its source's, with the clue count the source gives, and its published
+    solution fills a Latin square of boxes that keeps every clue."""
+    data = json.loads((shared_data / "sudoku" / "sudoku_large_unseen.json").read_text())
+    clues = {"michael404-TestData16-hard1": 90, "michael404-TestData25-minimal3": 222,
+             "michael404-TestData25-lowPairUnavoidable1": 219,
+             "michael404-TestData36-evil2": 621, "michael404-TestData36-minimal3": 597,
+             "michael404-TestData36-minimal4": 581}
+    assert {e["name"]: e["clues"] for e in data["puzzles"]} == clues
+    for entry in data["puzzles"]:
+        [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
+        assert sum(g != 0 for g in puzzle.givens) == entry["clues"]
+        problem = sudoku.declare(puzzle, "model")
+        solution = sudoku.encode(puzzle, sudoku.answer_of(puzzle, entry["solution"]), problem)
+        assert not problem.problems(solution)
+
+
+@pytest.mark.parametrize("backend", ["bitmask", "cpsat"])
+@pytest.mark.parametrize("name", ["michael404-TestData16-hard1",
+                                  "michael404-TestData25-minimal3",
+                                  "michael404-TestData25-lowPairUnavoidable1"])
+def test_the_quick_unseen_sudokus_are_unique(shared_data, name, backend):
+    # (Their 36x36 ones take seconds to minutes: bench/bench_learning.py --set unseen.)
+    if backend not in csp.backends.engines():
+        pytest.skip(f"{backend} is not installed")
+    data = json.loads((shared_data / "sudoku" / "sudoku_large_unseen.json").read_text())
+    entry = next(e for e in data["puzzles"] if e["name"] == name)
+    [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
+    assert answers(puzzle, sudoku.declare(puzzle, "model"), backend) == [entry["solution"]]
+
 # -- solving ---------------------------------------------------------------------------
 
 
