@@ -14,6 +14,10 @@ diff` of the counters on a branch).
     python bench/bench_learning_profile.py --config "{'learn_after': 0}"
     python bench/bench_learning_profile.py --qwh 30:330:0-9 --config "{}" \\
         --config "{'learn_after': 0}"
+    python bench/bench_learning_profile.py --sudoku michael404-TestData25-minimal1
+
+`--sudoku` takes the large sudokus of bench_learning.py's tuning half only,
+each counted (uniqueness proved), as `bench_learning.py` does.
 
 Per configuration: the CPU seconds and conflicts over the instances (first
 solutions, as bench_learning_tune.py), then each part of the kernel with its
@@ -118,11 +122,19 @@ def main() -> None:
     parser.add_argument("--qwh", action="append", metavar="N:HOLES:SEEDS",
                         help="quasigroups with holes of bench/qwh.py (repeatable; default: "
                              "those of bench_learning_tune.py)")
+    parser.add_argument("--sudoku", action="append", default=[], metavar="NAME",
+                        help="a large sudoku of bench_learning.py's tuning half, counted "
+                             "(repeatable; then no quasigroup unless --qwh is given)")
     parser.add_argument("--config", action="append", default=[], metavar="DICT",
                         help="BitmaskBackend options (repeatable; default {'learn_after': 0})")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per run")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    from bench_learning import TUNING  # (bench/, beside this script)
+
+    for name in args.sudoku:  # (before the patched kernels are built, which takes minutes)
+        if name not in TUNING:
+            parser.error(f"--sudoku {name}: not of the tuning half ({', '.join(TUNING)})")
     if args.child:
         _child(parser, args)
         return
@@ -140,7 +152,7 @@ def main() -> None:
 
 def _child(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """The measurement, in the process that imports the patched copy."""
-    from bench_learning import _bitmask
+    from bench_learning import _bitmask, sudokus
     from bench_learning_tune import DEFAULT_QWH, _options, instances
 
     from csp.backends.bitmask import BitmaskBackend, layout
@@ -154,7 +166,9 @@ def _child(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             BitmaskBackend(**options)
         except (TypeError, ValueError) as err:
             parser.error(f"--config {options}: {err}")
-    chosen = instances(args.qwh or list(DEFAULT_QWH), False)
+    chosen = [(name, m, False) for name, m in sudokus(tuple(args.sudoku))] if args.sudoku else []
+    if args.qwh or not args.sudoku:
+        chosen += instances(args.qwh or list(DEFAULT_QWH), False)
     print(measure.header(f"bench_learning_profile: {len(chosen)} tuning instances, "
                          f"{args.limit:g} s limit; CPU s"))
     print("instances: " + " ".join(name for name, _, _ in chosen))

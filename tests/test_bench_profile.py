@@ -41,3 +41,17 @@ def test_a_patch_that_does_not_apply_is_said_so(tmp_path: Path, monkeypatch) -> 
     monkeypatch.setattr(profile, "PATCH", broken)
     with pytest.raises(SystemExit, match="does not apply to this checkout's kernel"):
         profile.stage(tmp_path / "copy")
+
+
+def test_a_sudoku_outside_the_tuning_half_is_refused(monkeypatch, capsys) -> None:
+    # Profiles tune: a reported sudoku (here one that issue 28 names) is an
+    # argument error, said before the patched kernels are built.
+    bench_scripts.load("qwh")  # (bench_learning imports it, and the profile bench_learning)
+    bench_scripts.load("bench_learning")
+    profile = bench_scripts.load("bench_learning_profile")
+    monkeypatch.setattr("sys.argv", ["bench_learning_profile.py",
+                                     "--sudoku", "michael404-TestData36-evil2"])
+    with pytest.raises(SystemExit) as stop:
+        profile.main()
+    assert stop.value.code == 2
+    assert "--sudoku michael404-TestData36-evil2: not of the tuning half" in capsys.readouterr().err
