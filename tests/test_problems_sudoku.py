@@ -173,7 +173,6 @@ def test_large_declarations_accept_the_known_answers(shared_data):
                         else problem.problems(solution))
 
 
-
 def test_the_unseen_large_sudokus_are_their_published_puzzles(shared_data):
     """sudoku_large_unseen.json (bench_learning --set unseen): each puzzle is
     its source's, with the clue count the source gives, and its published
@@ -184,6 +183,7 @@ def test_the_unseen_large_sudokus_are_their_published_puzzles(shared_data):
              "michael404-TestData36-evil2": 621, "michael404-TestData36-minimal3": 597,
              "michael404-TestData36-minimal4": 581}
     assert {e["name"]: e["clues"] for e in data["puzzles"]} == clues
+    assert all(e["solution_count"] == 1 and "cpsat" in e["counted_by"] for e in data["puzzles"])
     for entry in data["puzzles"]:
         [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
         assert sum(g != 0 for g in puzzle.givens) == entry["clues"]
@@ -204,6 +204,7 @@ def test_the_quick_unseen_sudokus_are_unique(shared_data, name, backend):
     entry = next(e for e in data["puzzles"] if e["name"] == name)
     [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
     assert answers(puzzle, sudoku.declare(puzzle, "model"), backend) == [entry["solution"]]
+
 
 # -- solving ---------------------------------------------------------------------------
 
