@@ -3,7 +3,9 @@ dictionaries of `BitmaskBackend` compared by PAR2, and CP-SAT (one worker)
 under parameter variants, on the same instances.
 
 The tuning set (bench_learning.py, "Tuned on what you can see" in DESIGN.md):
-the tuning half of the large sudokus (`--sudokus`, counted) and balanced
+the tuning half of the large sudokus (`--sudokus`, counted), that half's
+36x36 minimal1 with one clue blanked (`--blanked`, counted; its own
+sudokus never reach learning), and balanced
 quasigroups with holes made from seeds (`--qwh`, first solutions; by default
 bqwh-30-330 seeds 0-19 and bqwh-30-360 seeds 0-4). The held-out sets are
 not built in, and seeds once reported on (`qwh.REPORTED`) are refused by
@@ -14,6 +16,7 @@ there. Seeds tuned on are listed in `qwh.TUNED`.
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --cpsat "{}" \\
         --cpsat "{'cp_model_probing_level': 0}" --cpsat "{'cp_model_presolve': False}"
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --backend sat
+    python bench/bench_learning_tune.py --blanked --config "{}" --cpsat "{}"
 
 A row per configuration: PAR2 (a timeout counts twice the limit), the
 geometric mean of the seconds (a timeout as twice the limit), timeouts, and
@@ -35,7 +38,7 @@ import time
 from typing import Any
 
 import qwh  # (bench/qwh.py, beside this script)
-from bench_learning import TUNING, _bitmask, backend_run, latin, sudokus
+from bench_learning import BLANKED_SEEDS, TUNING, _bitmask, backend_run, blanked, latin, sudokus
 
 from csp import Model, backends
 from csp.backends.bitmask import BitmaskBackend
@@ -46,11 +49,13 @@ DEFAULT_QWH = ("30:330:0-19", "30:360:0-4")
 """The quasigroups of the tuning set since stop 33 (bench/RESULTS.md)."""
 
 
-def instances(specs: list[str], with_sudokus: bool) -> list[tuple[str, Model, bool]]:
+def instances(specs: list[str], with_sudokus: bool,
+              blanked_seeds: tuple[int, ...] = ()) -> list[tuple[str, Model, bool]]:
     """(name, model, first solution only) for each instance of the tuning set."""
     chosen: list[tuple[str, Model, bool]] = []
     if with_sudokus:
         chosen += [(name, m, False) for name, m in sudokus(TUNING)]
+    chosen += [(*blanked(seed), False) for seed in blanked_seeds]
     for spec in specs:
         n, holes, seeds = qwh.spec(spec)
         made = (qwh.instance(n, holes, seed) for seed in seeds)
@@ -162,6 +167,12 @@ def main() -> None:
                              f"{' '.join(DEFAULT_QWH)})")
     parser.add_argument("--sudokus", action="store_true",
                         help="also the tuning half of the large sudokus, counted")
+    parser.add_argument("--blanked", nargs="?", const=",".join(map(str, BLANKED_SEEDS)),
+                        default="", metavar="SEEDS",
+                        help="the tuning half's 36x36 minimal1 with one clue blanked, for "
+                             "each seed (default "
+                             f"{','.join(map(str, BLANKED_SEEDS))}), counted; without "
+                             "--qwh, instead of the default quasigroups")
     parser.add_argument("--config", action="append", type=_options, default=[],
                         metavar="DICT", help="BitmaskBackend options (repeatable)")
     parser.add_argument("--cpsat", action="append", type=_options, default=[],
@@ -190,7 +201,12 @@ def main() -> None:
         why = _unseen(spec)
         if why:
             parser.error(f"--qwh {spec}: {why}")
-    chosen = instances(args.qwh or list(DEFAULT_QWH), args.sudokus)
+    try:
+        seeds = tuple(int(seed) for seed in args.blanked.split(",") if seed.strip())
+    except ValueError:
+        parser.error(f"--blanked {args.blanked}: not seeds separated by commas, e.g. 0,4,5")
+    specs = args.qwh if args.qwh is not None else [] if seeds else list(DEFAULT_QWH)
+    chosen = instances(specs, args.sudokus, seeds)
     print(measure.header(f"bench_learning_tune: {len(chosen)} tuning instances, "
                          f"{args.limit:g} s limit; CPU s"))
     print("instances: " + " ".join(name for name, _, _ in chosen))

@@ -1,0 +1,58 @@
+"""bench/bench_learning.py's blanked sudokus: the tuning half's 36x36
+minimal1 with a clue taken away, the sudokus `bitmask` learning is tuned on
+since its own large sudokus never reach learning (bench/RESULTS.md)."""
+
+from __future__ import annotations
+
+import json
+
+import bench_scripts
+import pytest
+
+import csp
+from csp.backends.bitmask import BitmaskBackend
+from csp.problems import sudoku
+
+bench_scripts.load("qwh")  # (bench_learning imports it)
+learning = bench_scripts.load("bench_learning")
+
+
+def _entry(shared_data, name):
+    data = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
+    return next(e for e in data if e["name"] == name)
+
+
+def test_a_seed_blanks_that_many_clues_and_always_the_same(shared_data):
+    original = _entry(shared_data, learning.BLANKED_FROM)["puzzle"]
+    for seed in learning.BLANKED_SEEDS:
+        text = learning.blanked_text(seed)
+        assert text == learning.blanked_text(seed)
+        changed = [i for i, (a, b) in enumerate(zip(original, text)) if a != b]
+        assert len(text) == len(original) and len(changed) == 1
+        assert text[changed[0]] == "." and original[changed[0]] != "."
+    three = learning.blanked_text(3, clues=3)
+    assert sum(a != b for a, b in zip(original, three)) == 3
+    seeds = learning.BLANKED_SEEDS
+    assert len({learning.blanked_text(seed) for seed in seeds}) == len(seeds)
+
+
+def test_only_the_tuning_half_is_blanked():
+    with pytest.raises(ValueError, match="not of the tuning half"):
+        learning.blanked(0, "michael404-TestData36-minimal2")  # (reported on)
+    with pytest.raises(ValueError, match="cannot blank"):
+        learning.blanked(0, clues=0)
+
+
+@pytest.mark.parametrize("backend", [BitmaskBackend(), BitmaskBackend(learn_after=0), "cpsat"])
+def test_a_blanked_sudoku_keeps_its_solution_and_counts_alike(shared_data, backend):
+    # Seed 2's blank leaves the solution unique: 0.5 s on either solver
+    # (the tuning seeds take 2 to 30 s: bench_learning_tune.py --blanked).
+    if backend == "cpsat" and "cpsat" not in csp.backends.engines():
+        pytest.skip("cpsat is not installed")
+    entry = _entry(shared_data, learning.BLANKED_FROM)
+    [puzzle] = sudoku.parse(learning.blanked_text(2), symbols=entry["symbols"])
+    problem = sudoku.declare(puzzle, "model")
+    found = list(csp.solutions(problem, backend))
+    assert [sudoku.format(puzzle, sudoku.decode(puzzle, s, problem)) for s in found] \
+        == [entry["solution"]]
+    assert csp.count(problem, backend).count == 1
