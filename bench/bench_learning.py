@@ -18,7 +18,10 @@ Honest by construction (DESIGN.md, "Tuned on what you can see"):
   2026-11-27 (stop 42): the large sudokus of the same source that
   sudoku_large.json left out, tests/data/sudoku/sudoku_large_unseen.json,
   among them the three 36x36 ones that issue 28 names (evil2, minimal3,
-  minimal4). Tune nothing on them.
+  minimal4). Tune nothing on them;
+- BLANKED sudokus (`blanked`, for bench_learning_tune.py --blanked) are the
+  tuning half's 36x36 minimal1 with a clue blanked: hard sudokus to tune on,
+  since that half's own never reach learning.
 
 Each sudoku is counted (so uniqueness is proved), each quasigroup completion
 instance (they have many solutions) solved to its first solution, by each

@@ -46,7 +46,8 @@ def test_only_the_tuning_half_is_blanked():
 @pytest.mark.parametrize("backend", [BitmaskBackend(), BitmaskBackend(learn_after=0), "cpsat"])
 def test_a_blanked_sudoku_keeps_its_solution_and_counts_alike(shared_data, backend):
     # Seed 2's blank leaves the solution unique: 0.5 s on either solver
-    # (the tuning seeds take 2 to 30 s: bench_learning_tune.py --blanked).
+    # (the tuning seeds take CP-SAT 2 to 8 s, `bitmask` up to over 30 s:
+    # bench_learning_tune.py --blanked).
     if backend == "cpsat" and "cpsat" not in csp.backends.engines():
         pytest.skip("cpsat is not installed")
     entry = _entry(shared_data, learning.BLANKED_FROM)
