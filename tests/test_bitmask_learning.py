@@ -15,6 +15,7 @@ from shared_models import queens_model
 
 import csp
 from csp.backends.bitmask import BitmaskBackend, BitmaskSearch, layout
+from csp.bench import instances
 from csp.cli import main
 from csp.errors import BadOption
 from csp.fuzz.compare import brute_force
@@ -332,17 +333,43 @@ def test_learning_that_waits_starts_at_a_restart(shared_data: Path, name: str) -
 
 
 def test_learning_that_waits_does_not_start_under_solutions() -> None:
-    """A search that has found solutions by `learn_after` failures stays
-    plain (under a solution no backjump passes the floor), and its plain
-    restarts go on as before: every solution once."""
-    backend = BitmaskBackend(learn=True, learn_after=30, restarts=10, learn_restart=3)
-    search = backend.solutions(queens_model(10))
-    found = [tuple(sorted(s.items(), key=repr)) for s in search]
-    assert len(found) == len(set(found)) == 724  # OEIS A000170
-    extra = search.stats.extra
-    assert extra["conflicts"] == 0 and extra["restarts"] > 1 and search.state.learn.size == 1
+    """Learning waits for `learn_after` failures since the last solution.
+    10 queens finds one in about ten failures: with 300 it stays plain (under
+    a solution no backjump passes the floor), and its plain restarts go on as
+    before; with 30 it learns between its solutions. Either way, every
+    solution once."""
+    def unique(search: BitmaskSearch) -> int:
+        found = [tuple(sorted(s.items(), key=repr)) for s in search]
+        assert len(found) == len(set(found))
+        return len(found)
+
+    plain = BitmaskBackend(learn=True, learn_after=300, restarts=10,
+                           learn_restart=3).solutions(queens_model(10))
+    assert unique(plain) == 724  # OEIS A000170
+    extra = plain.stats.extra
+    assert extra["conflicts"] == 0 and extra["restarts"] > 1 and plain.state.learn.size == 1
+    between = BitmaskBackend(learn=True, learn_after=30, restarts=10,
+                             learn_restart=3).solutions(queens_model(10))
+    assert unique(between) == 724
+    assert between.stats.extra["conflicts"] > 0 and between.state.learn.size > 1
     once = BitmaskBackend(learn=True, learn_after=30, restarts=0).solutions(queens_model(10))
-    assert len(list(once)) == 724 and once.stats.extra["restarts"] == 1
+    assert unique(once) == 724 and once.stats.extra["restarts"] == 1
+
+
+def test_a_solution_found_early_does_not_keep_the_proof_plain() -> None:
+    """The second 25x25 sudoku of `csp bench --suite full` finds its solution
+    within a few thousand failures of the plain search, and needs some 18,000
+    in all: with the default (learning after 10,000 failures without a
+    solution), the proof of uniqueness learns once the restarts after the
+    solution have seen 10,000 more. The count stays 1."""
+    model = instances.get("sudoku-25x25").problems("model")[1]
+    search = BitmaskSearch(model, BitmaskBackend().options)
+    found = iter(search)
+    assert next(found) is not None
+    assert search.stats.extra["conflicts"] == 0 and search.state.learn.size == 1
+    assert list(found) == []
+    assert search.stats.extra["conflicts"] > 0 and search.state.learn.size > 1
+    assert BitmaskBackend(learn=False).count(model).count == 1
 
 
 def test_a_puzzle_settled_before_learning_starts_pays_nothing() -> None:

@@ -20,10 +20,16 @@ Learning that waits for `learn_after` failures (`Options.learn_after`)
 starts at a restart too: until then the search is the plain one, which
 records no reasons and makes no clause database (`start_state`), and the
 restart that reaches `learn_after` failures builds the learning state
-(`restart`), unless the search has found a solution by then: under a
-solution the floor stops every backjump (`analyze`), and counting the
-solutions of 12 queens took twice as long with clauses (bench/RESULTS.md),
-so a search that finds solutions stays plain. The nogoods so far stay, as
+(`restart`). The failures are counted since the last solution: a search
+that finds solutions often stays plain (under a solution the floor stops
+every backjump, `analyze`, and counting the solutions of 12 queens took
+twice as long with clauses, bench/RESULTS.md). A solution found before
+learning starts does not hold it back for good: its subtree is one of the
+explored ones the restart cuts, and the floor starts again at the root. (So
+a sudoku's proof of uniqueness after an early solution is learned from:
+bench/RESULTS.md, stop 43.) Solutions are seen at restarts only: the
+failures count from the first restart after the last solution
+(`BitmaskSearch` passes that count as `quiet_from`). The nogoods so far stay, as
 constraints whose explanations are their scope's literals
 (`explain.generic`); a clause learned from them is implied by the model and
 the nogoods, which cut only explored subtrees, so it removes no solution not
@@ -104,10 +110,12 @@ def _waiting(options: Options) -> bool:
     return bool(options.learn) and options.learn_after > 0
 
 
-def _cap(options: Options, restart_at: int) -> int:
+def _cap(options: Options, restart_at: int, quiet_from: int = 0) -> int:
     """The plain search's next restart (in failures; 0: never), no later than
-    the failure at which learning starts."""
-    return min(restart_at, options.learn_after) if restart_at > 0 else options.learn_after
+    the failure at which learning starts (`learn_after` failures after
+    `quiet_from`)."""
+    start = quiet_from + options.learn_after
+    return min(restart_at, start) if restart_at > 0 else start
 
 
 LEARNING_SLOTS = [layout.OPT_LEARN, layout.RESTART_AT, layout.OPT_RESTART,
@@ -118,12 +126,14 @@ LEARNING_SLOTS = [layout.OPT_LEARN, layout.RESTART_AT, layout.OPT_RESTART,
 the rest (counters, the other techniques' switches) carry over from the plain search."""
 
 
-def restart(p: Problem, s: State, cutoff: int, options: Options) -> tuple[Problem, State]:
+def restart(p: Problem, s: State, cutoff: int, options: Options,
+            quiet_from: int = 0) -> tuple[Problem, State]:
     """The problem with the branch's nogoods added, and a state at its root
     that keeps the counters and weights of `s` and restarts after `cutoff`
     more failures (`options`: the search's, whose `restarts` 0 means no
     more); a learning state if `options` learn and their `learn_after`
-    failures are reached."""
+    failures are reached since `quiet_from` (the failures at the first
+    restart after the last solution, or 0)."""
     learned = nogoods(p, s)
     root = _root(s)
     kind = [p.kind]
@@ -180,11 +190,11 @@ def restart(p: Problem, s: State, cutoff: int, options: Options) -> tuple[Proble
         lc_start=np.concatenate([p.lc_start, np.full(len(all_kind) - n_old, p.lc_start[-1],
                                                      dtype=np.int64)]),
     )
-    # Not once the search found a solution: the floor stops backjumps there,
-    # and clauses did not pay (bench/RESULTS.md).
-    waiting = (_waiting(options) and not s.st[layout.OPT_LEARN]
-               and int(s.st[layout.SOLUTIONS]) == 0)
-    learning = waiting and int(s.st[layout.FAILURES]) >= options.learn_after
+    # Not while the search finds solutions often: the floor stops backjumps
+    # under each, and clauses did not pay there (bench/RESULTS.md).
+    failures = int(s.st[layout.FAILURES])
+    waiting = _waiting(options) and not s.st[layout.OPT_LEARN]
+    learning = waiting and failures - quiet_from >= options.learn_after
     fresh = layout.new_state(new_p, options._replace(learn_after=0) if learning else
                              layout.DEFAULT_OPTIONS)
     own = fresh.st[LEARNING_SLOTS]
@@ -203,8 +213,13 @@ def restart(p: Problem, s: State, cutoff: int, options: Options) -> tuple[Proble
     fresh.st[layout.RESTARTS] += 1
     fresh.st[layout.LAST_CHOICE] = 0  # a new tree: no conflict yet
     if not learning:
-        restart_at = int(s.st[layout.FAILURES]) + cutoff if options.restarts > 0 else 0
-        fresh.st[layout.RESTART_AT] = _cap(options, restart_at) if waiting else restart_at
+        restart_at = failures + cutoff if options.restarts > 0 else 0
+        # Without plain restarts, one restart (at `learn_after`) at most,
+        # unless the search has found no solution yet.
+        capped = (waiting and failures - quiet_from < options.learn_after
+                  and (options.restarts > 0 or int(s.st[layout.SOLUTIONS]) == 0))
+        fresh.st[layout.RESTART_AT] = _cap(options, restart_at, quiet_from) if capped \
+            else restart_at
     fresh.weight[:n_old] = s.weight[:n_old]
     fresh.vweight[:] = s.vweight
     fresh.match[: len(p.cvars)] = s.match
