@@ -69,8 +69,7 @@ REPORTING = ("michael404-TestData16-medium1", "michael404-TestData25-puzzel1",
 def sudokus(names: tuple[str, ...] | None = None,
             file: str = "sudoku_large.json") -> list[tuple[str, Model]]:
     """The sudokus of tests/data/sudoku/`file` of those names (None: all)."""
-    data = json.loads((DATA / "sudoku" / file).read_text())["puzzles"]
-    by_name = {p["name"]: p for p in data}
+    by_name = _entries(file)
     if names is None:
         names = tuple(by_name)
     return [(name, sudoku.declare_model(sudoku.parse(by_name[name]["puzzle"],
@@ -96,8 +95,8 @@ def blanked(seed: int, name: str = BLANKED_FROM, clues: int = 1) -> tuple[str, M
     >>> name, len(model.variables)
     ('michael404-TestData36-minimal1-blank1-seed4', 1296)
     """
-    puzzle = _large(name)
-    grid = sudoku.parse(blanked_text(seed, name, clues), symbols=puzzle["symbols"])[0]
+    text = blanked_text(seed, name, clues)  # (refuses a name of another half first)
+    grid = sudoku.parse(text, symbols=_entries()[name]["symbols"])[0]
     return f"{name}-blank{clues}-seed{seed}", sudoku.declare_model(grid)
 
 
@@ -106,7 +105,7 @@ def blanked_text(seed: int, name: str = BLANKED_FROM, clues: int = 1) -> str:
     `seed` (random.Random) made blanks ('.')."""
     if name not in TUNING:
         raise ValueError(f"{name} is not of the tuning half: its clues are not for tuning")
-    text = list(_large(name)["puzzle"])
+    text = list(_entries()[name]["puzzle"])
     given = [i for i, symbol in enumerate(text) if symbol != "."]
     if not 0 < clues <= len(given):
         raise ValueError(f"{name} has {len(given)} clues: cannot blank {clues}")
@@ -115,9 +114,10 @@ def blanked_text(seed: int, name: str = BLANKED_FROM, clues: int = 1) -> str:
     return "".join(text)
 
 
-def _large(name: str) -> dict[str, Any]:
-    data = json.loads((DATA / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
-    return next(p for p in data if p["name"] == name)
+def _entries(file: str = "sudoku_large.json") -> dict[str, dict[str, Any]]:
+    """The puzzles of tests/data/sudoku/`file`, by name."""
+    data = json.loads((DATA / "sudoku" / file).read_text())["puzzles"]
+    return {p["name"]: p for p in data}
 
 
 def latin(grid: list[list[int]]) -> Model:

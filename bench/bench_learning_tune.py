@@ -170,7 +170,7 @@ def main() -> None:
     parser.add_argument("--blanked", nargs="?", const=",".join(map(str, BLANKED_SEEDS)),
                         default="", metavar="SEEDS",
                         help="the tuning half's 36x36 minimal1 with one clue blanked, for "
-                             "each seed (default "
+                             "each seed (as 0,4,5 or 0-9; default "
                              f"{','.join(map(str, BLANKED_SEEDS))}), counted; without "
                              "--qwh, instead of the default quasigroups")
     parser.add_argument("--config", action="append", type=_options, default=[],
@@ -202,9 +202,9 @@ def main() -> None:
         if why:
             parser.error(f"--qwh {spec}: {why}")
     try:
-        seeds = tuple(int(seed) for seed in args.blanked.split(",") if seed.strip())
+        seeds = tuple(qwh.seeds(args.blanked))
     except ValueError:
-        parser.error(f"--blanked {args.blanked}: not seeds separated by commas, e.g. 0,4,5")
+        parser.error(f"--blanked {args.blanked}: not seeds, e.g. 0,4,5 or 0-9")
     specs = args.qwh if args.qwh is not None else [] if seeds else list(DEFAULT_QWH)
     chosen = instances(specs, args.sudokus, seeds)
     print(measure.header(f"bench_learning_tune: {len(chosen)} tuning instances, "
