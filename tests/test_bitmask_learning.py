@@ -132,6 +132,10 @@ def test_learning_waits_by_default_and_switches_are_checked() -> None:
         BitmaskBackend(learn=True, reduce_grow=0)
     with pytest.raises(TypeError, match="phase must be True or False"):
         BitmaskBackend(learn=True, phase="no")  # type: ignore[arg-type]
+    assert (options.restart_margin, options.learn_restart) == (0, 100)  # Luby's
+    with pytest.raises(ValueError, match="restart_margin must be 0 .Luby's restarts. or a "
+                                         "percentage >= 100, not 50"):
+        BitmaskBackend(restart_margin=50)
 
 
 def test_options_by_name_for_the_command_line(capsys) -> None:
@@ -290,6 +294,24 @@ def test_quasigroup_completions_counted_with_hall_set_explanations(seed: int, co
         result = csp.count(model, BitmaskBackend(**LEARN, minimise=minimise))
         assert result.count == count
         assert result.stats.extra["conflicts"] > 0
+
+
+def test_glucose_restarts_come_when_the_clauses_get_worse() -> None:
+    """With `restart_margin`, learning restarts when its recent clauses'
+    literal block distance is over that % of the long-run one: at 100 %
+    (whenever they are worse at all) restarts come, and at a margin no
+    average reaches, never; Luby's sequence (margin 0) restarts regardless.
+    The count is the same each way."""
+    model = _quasigroup(0)
+    runs = {margin: BitmaskSearch(model, BitmaskBackend(
+                learn=True, learn_after=0, learn_restart=1, restart_margin=margin).options)
+            for margin in (0, 100, 10**6)}
+    for search in runs.values():
+        assert search.count().count == QUASIGROUPS[0][1]
+    restarts = {margin: search.stats.extra["restarts"] for margin, search in runs.items()}
+    assert restarts[10**6] == 0 < restarts[100] and restarts[0] > 0
+    st = runs[100].state.st
+    assert st[layout.LBD_FAST] >= 1 << 16 and st[layout.LBD_SLOW] >= 1 << 16  # (x 65,536)
 
 
 def test_hall_set_clauses_hold_in_every_completion() -> None:

@@ -45,6 +45,10 @@ VARIANTS = {
     "learn": {"learn": True, "learn_after": 0, "learn_restart": 3},
     "learn-tiny-database": {"learn": True, "learn_after": 0, "learn_restart": 2,
                             "max_clauses": 16, "max_literals": 64},
+    # Glucose's restarts as often as they come: whenever the
+    # recent clauses are worse than the long-run average at all.
+    "learn-glucose-restarts": {"learn": True, "learn_after": 0, "learn_restart": 1,
+                               "restart_margin": 100},
     "learn-no-activity-no-restarts": {"learn": True, "learn_after": 0, "learn_restart": 0,
                                       "activity": False},
     "learn-last-no-places": {"learn": True, "learn_after": 5, "last": True, "places": False},

@@ -151,7 +151,8 @@ class BitmaskBackend:
     def __init__(self, *, matching: bool = True, locked: bool = True, probe: bool = True,
                  wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
                  defer: bool = True, counts: bool = True, last: bool = False,
-                 learn: bool = True, learn_after: int = LEARN_AFTER, learn_restart: int = 100,
+                 learn: bool = True, learn_after: int = LEARN_AFTER,
+                 learn_restart: int = 100, restart_margin: int = 0,
                  max_clauses: int | None = None, max_literals: int | None = None,
                  activity: bool = True, minimise: bool = False, phase: bool = True,
                  reduce_first: int | None = None, reduce_grow: int | None = None) -> None:
@@ -181,9 +182,16 @@ class BitmaskBackend:
         learning starts at a restart there, once even with `restarts=0`,
         unless a solution was found by then),
         restarting every `learn_restart` conflicts times Luby's sequence
-        (0: never), in a database of at most `max_clauses` clauses and
-        `max_literals` literals (None: to the problem's size, 4 clauses of 64
-        literals per value of each variable, at most 65,536 clauses and
+        (0: never), or with `restart_margin` (a percentage, 0: off) when
+        the literal block distance of its last ~32 clauses is over
+        `restart_margin` % of the last ~4,096's, at least `learn_restart`
+        conflicts apart (Glucose's restarts; 140, with `learn_restart=50`,
+        counted the hard sudokus tuned on in half the time of Luby's, and
+        timed out on twice as many quasigroups of one tuning set: so not by
+        default, bench/RESULTS.md, stop 44), in a database of at most
+        `max_clauses` clauses and `max_literals` literals (None: to the
+        problem's size, 4 clauses of 64 literals per value of each
+        variable, at most 65,536 clauses and
         4,194,304 literals); `activity`: with learning, branch by the
         variables' activity in conflicts (False: by failure weights);
         `minimise`: with learning, drop from each learned clause the literals
@@ -209,17 +217,21 @@ class BitmaskBackend:
         counts_ = {"restarts": (restarts, 0), "learn_after": (learn_after, 0),
                    "learn_restart": (learn_restart, 0), "max_clauses": (max_clauses, 16),
                    "max_literals": (max_literals, 64), "reduce_first": (reduce_first, 16),
-                   "reduce_grow": (reduce_grow, 1)}
+                   "reduce_grow": (reduce_grow, 1), "restart_margin": (restart_margin, 0)}
         for name, (number, least) in counts_.items():
             if number is None and (name.startswith("max_") or name.startswith("reduce_")):
                 continue  # (to the problem's size, or the tuned default)
             if isinstance(number, bool) or not isinstance(number, int) or number < least:
                 raise ValueError(f"{name} must be a whole number >= {least}, not {number!r}")
+        if 0 < restart_margin < 100:
+            # (under 100 %, the search would restart at nearly every chance)
+            raise ValueError(f"restart_margin must be 0 (Luby's restarts) or a percentage "
+                             f">= 100, not {restart_margin!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
                                       defer, counts, last, learn, learn_after, learn_restart,
                                       max_clauses or 0, max_literals or 0, activity, minimise,
                                       phase, reduce_first or REDUCE_FIRST,
-                                      reduce_grow or REDUCE_GROW)
+                                      reduce_grow or REDUCE_GROW, restart_margin)
 
     def configured(self, options: str) -> BitmaskBackend:
         """This backend with `options`, for `backends.get("bitmask:OPTIONS")`

@@ -59,8 +59,11 @@ from csp.backends.bitmask.layout import (
     L_TRAIL_LEVEL,
     L_TRAIL_NEW,
     LAST_CHOICE,
+    LBD_FAST,
+    LBD_SLOW,
     LEARNED,
     LUBY_I,
+    OPT_MARGIN,
     OPT_MINIMISE,
     OPT_RESTART,
     PHASE,
@@ -226,6 +229,7 @@ def on_conflict(p, s):
             st[PHASE] = PHASE_NEXT  # as without learning
             return
         deepest, lbd = _levels(s, n)
+        average_lbd(st, lbd)
         target = max(deepest, st[FLOOR])
         if target >= d:
             # A solution was found under this level: it keeps its branch and
@@ -281,16 +285,49 @@ def luby(i):
     return 1 << seq
 
 
+FAST = 5
+"""The fast moving average of the learned clauses' LBD weighs each new one
+1/2**FAST (about the last 32 conflicts), ..."""
+SLOW = 12
+"""... the slow one 1/2**SLOW (about the last 4,096)."""
+
+
+@jit(inline="always")
+def average_lbd(st, lbd):
+    """Fold a learned clause's literal block distance into the two moving
+    averages (x 65,536, in whole numbers) that Glucose's restarts compare;
+    the first clause starts both."""
+    x = lbd << 16
+    if st[LBD_SLOW] == 0:
+        st[LBD_SLOW] = x
+        st[LBD_FAST] = x
+    st[LBD_FAST] += (x - st[LBD_FAST]) >> FAST
+    st[LBD_SLOW] += (x - st[LBD_SLOW]) >> SLOW
+
+
 @jit
 def maybe_restart(p, s):
-    """Back to the floor (the root, unless a solution was found) when the
-    conflicts since the last restart reach the Luby cutoff: the clauses and
-    activities are kept. True if it restarted."""
+    """Back to the floor (the root, unless a solution was found) when a
+    restart is due: the clauses and activities are kept. True if it
+    restarted.
+
+    With OPT_MARGIN (Glucose's restarts, Audemard and Simon, "Refining
+    restarts strategies for SAT and UNSAT", CP 2012, with CaDiCaL's two
+    moving averages): when the recent clauses' LBD is over OPT_MARGIN % of
+    the long-run one (the search has strayed where its clauses are poor),
+    at least OPT_RESTART conflicts after the last; while the clauses stay
+    as good, the search goes on, as a sudoku's long dive to its first
+    solution needs. Else at Luby's sequence times OPT_RESTART conflicts."""
     st = s.st
     if st[OPT_RESTART] == 0 or st[CONFLICTS] < st[RESTART_NEXT]:
         return False
-    st[LUBY_I] += 1
-    st[RESTART_NEXT] = st[CONFLICTS] + luby(st[LUBY_I]) * st[OPT_RESTART]
+    if st[OPT_MARGIN] != 0:
+        if st[LBD_FAST] * 100 <= st[LBD_SLOW] * st[OPT_MARGIN]:
+            return False
+        st[RESTART_NEXT] = st[CONFLICTS] + st[OPT_RESTART]
+    else:
+        st[LUBY_I] += 1
+        st[RESTART_NEXT] = st[CONFLICTS] + luby(st[LUBY_I]) * st[OPT_RESTART]
     floor = st[FLOOR]
     if st[DEPTH] <= floor:
         return False

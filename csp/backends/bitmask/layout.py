@@ -154,9 +154,11 @@ CONFLICTS = 34  # conflicts analysed
 LEARNED = 35  # clauses learned
 BACKJUMPS = 36  # backjumps over one level or more
 ACT_INC = 37  # the activity bump (grows, for decay)
-RESTART_NEXT = 38  # the conflict count at the next restart (0: none)
+RESTART_NEXT = 38  # the conflict count at the next restart (with OPT_MARGIN: the
+# first at which one may come; 0: none)
 LUBY_I = 39  # restarts made by learning so far (the index into Luby's sequence)
-OPT_RESTART = 40  # conflicts per unit of Luby's sequence (0: no restarts)
+OPT_RESTART = 40  # conflicts between restarts at least (Luby: per unit of its sequence;
+# 0: no restarts)
 REDUCE_AT = 41  # the number of clauses at which the database is reduced
 OPT_ACTIVITY = 42  # 1: branch on activity once learning is on
 DELETED = 43  # clauses deleted by reductions
@@ -173,7 +175,10 @@ AN_FAIL = 53  # ... 1 once a literal of that explanation is not implied by the c
 MINIMISED = 54  # literals minimisation removed from learned clauses
 OPT_PHASE = 55  # 1: a variable's decision tries its saved value first (phase saving)
 REDUCE_GROW = 56  # clauses added to REDUCE_AT after each reduction (0: half as many again)
-LEARN_AT = 57  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
+OPT_MARGIN = 57  # restarts when LBD_FAST is over this % of LBD_SLOW (0: Luby's sequence)
+LBD_FAST = 58  # the learned clauses' literal block distance: moving average of the last ~32,
+LBD_SLOW = 59  # ... and of the last ~4,096 (both x 65,536; `analyze.average_lbd`)
+LEARN_AT = 60  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
 STATE_SIZE = LEARN_AT + 20 + 1  # (N_LEARN_PARTS, below, + 1)
 
 # Learning's arrays, packed into the one field State.learn: the kernel's calls
@@ -227,9 +232,10 @@ RESTART = 3  # the kernel asks for a restart (`learn.restart`), at PHASE_NEXT
 Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places", "restarts",
                                  "defer", "counts", "last", "learn", "learn_after",
                                  "learn_restart", "max_clauses", "max_literals", "activity",
-                                 "minimise", "phase", "reduce_first", "reduce_grow"],
+                                 "minimise", "phase", "reduce_first", "reduce_grow",
+                                 "restart_margin"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
-                               False, 0, 100, 0, 0, True, False, True, 0, 0])
+                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -256,6 +262,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_LAST] = int(options.last)
     st[OPT_LEARN] = int(options.learn)
     st[OPT_RESTART] = int(options.learn_restart)
+    st[OPT_MARGIN] = int(options.restart_margin)
     st[RESTART_NEXT] = int(options.learn_restart)
     st[OPT_ACTIVITY] = int(options.activity)
     st[OPT_MINIMISE] = int(options.minimise)

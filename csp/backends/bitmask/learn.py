@@ -120,7 +120,7 @@ def _cap(options: Options, restart_at: int, quiet_from: int = 0) -> int:
 
 LEARNING_SLOTS = [layout.OPT_LEARN, layout.RESTART_AT, layout.OPT_RESTART,
                   layout.RESTART_NEXT, layout.OPT_PHASE, layout.ACT_INC, layout.REDUCE_AT,
-                  layout.REDUCE_GROW, layout.CONFLICT_VAR,
+                  layout.REDUCE_GROW, layout.CONFLICT_VAR, layout.OPT_MARGIN,
                   *range(layout.LEARN_AT, layout.LEARN_AT + layout.N_LEARN_PARTS + 1)]
 """The slots of `st` that a learning state sets up for itself (`layout.new_state`):
 the rest (counters, the other techniques' switches) carry over from the plain search."""
