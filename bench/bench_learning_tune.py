@@ -131,13 +131,20 @@ def _in_process(name: str) -> str | None:
 
 def _parameters(parameters: dict[str, Any]) -> Any:
     """A CP-SAT solver of one worker under `parameters` (AttributeError for
-    an unknown one, TypeError or ValueError for a value of the wrong kind)."""
+    an unknown one, TypeError or ValueError for a value of the wrong kind).
+    A list sets a repeated parameter: `{'restart_algorithms': [0]}` (the
+    numbers of SatParameters' enums; 0: NO_RESTART, 1: LUBY_RESTART)."""
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     for key, value in parameters.items():
-        setattr(solver.parameters, key, value)
+        if isinstance(value, list):  # (a repeated field has no setter)
+            field = getattr(solver.parameters, key)
+            field.clear()
+            field.extend(value)
+        else:
+            setattr(solver.parameters, key, value)
     return solver
 
 

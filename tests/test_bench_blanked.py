@@ -57,3 +57,16 @@ def test_a_blanked_sudoku_keeps_its_solution_and_counts_alike(shared_data, backe
     assert [sudoku.format(puzzle, sudoku.decode(puzzle, s, problem)) for s in found] \
         == [entry["solution"]]
     assert csp.count(problem, backend).count == 1
+
+
+def test_cpsat_parameters_for_tuning_take_repeated_fields():
+    """`bench_learning_tune.py --cpsat` sets CP-SAT's repeated parameters from
+    a list (how its restarts were switched off at stop 44), and names a
+    misspelt one."""
+    pytest.importorskip("ortools")
+    tune = bench_scripts.load("bench_learning_tune")
+    solver = tune._parameters({"restart_algorithms": [0], "restart_period": 100})
+    assert list(solver.parameters.restart_algorithms) == [0]  # NO_RESTART only
+    assert solver.parameters.num_workers == 1 and solver.parameters.restart_period == 100
+    with pytest.raises(AttributeError):
+        tune._parameters({"restart_algorithm": [0]})
