@@ -15,6 +15,7 @@ there. Seeds tuned on are listed in `qwh.TUNED`.
     python bench/bench_learning_tune.py --config "{}" --config "{'learn_restart': 50}"
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --cpsat "{}" \\
         --cpsat "{'cp_model_probing_level': 0}" --cpsat "{'cp_model_presolve': False}"
+    python bench/bench_learning_tune.py --blanked 0,4,5 --cpsat "{'restart_algorithms': [0]}"
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --backend sat
     python bench/bench_learning_tune.py --blanked --config "{}" --cpsat "{}"
 
