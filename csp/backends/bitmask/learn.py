@@ -214,10 +214,10 @@ def restart(p: Problem, s: State, cutoff: int, options: Options,
     fresh.st[layout.LAST_CHOICE] = 0  # a new tree: no conflict yet
     if not learning:
         restart_at = failures + cutoff if options.restarts > 0 else 0
-        # Without plain restarts, one restart (at `learn_after`) at most,
-        # unless the search has found no solution yet.
-        capped = (waiting and failures - quiet_from < options.learn_after
-                  and (options.restarts > 0 or int(s.st[layout.SOLUTIONS]) == 0))
+        # (`waiting` and not `learning`: fewer than `learn_after` failures
+        # since `quiet_from`.) Without plain restarts, one restart (at
+        # `learn_after`) at most, unless the search has found no solution yet.
+        capped = waiting and (options.restarts > 0 or int(s.st[layout.SOLUTIONS]) == 0)
         fresh.st[layout.RESTART_AT] = _cap(options, restart_at, quiet_from) if capped \
             else restart_at
     fresh.weight[:n_old] = s.weight[:n_old]
