@@ -24,7 +24,8 @@ Honest by construction (DESIGN.md, "Tuned on what you can see"):
   since that half's own never reach learning.
 
 Each sudoku is counted (so uniqueness is proved), each quasigroup completion
-instance (they have many solutions) solved to its first solution, by each
+instance (they have many solutions) solved to its first solution (those of
+`--qwh-count` counted), by each
 solver in turn, with a time limit (wall clock); a row gives the count (or
 "1st" for a first solution), nodes, conflicts and CPU seconds.
 
@@ -33,6 +34,7 @@ solver in turn, with a time limit (wall clock); a row gives the count (or
     python bench/bench_learning.py --set heldout    # once, for the report
     python bench/bench_learning.py --set unseen --limit 120   # the same
     python bench/bench_learning.py --set all --limit 120
+    python bench/bench_learning.py --set none --qwh-count 30:315:700-739 --limit 20
 """
 
 from __future__ import annotations
@@ -183,6 +185,9 @@ def main() -> None:
     parser.add_argument("--qwh", action="append", default=[], metavar="N:HOLES:SEEDS",
                         help="also quasigroups with holes made by bench/qwh.py, e.g. "
                              "25:264:0-9 (repeatable)")
+    parser.add_argument("--qwh-count", action="append", default=[], metavar="N:HOLES:SEEDS",
+                        help="also quasigroups with holes made by bench/qwh.py, counted "
+                             "(repeatable)")
     parser.add_argument("--qcp", action="append", default=[], metavar="N:HOLES:SEEDS",
                         help="also quasigroup completions made by bench/qwh.py (repeatable)")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per run")
@@ -200,10 +205,11 @@ def main() -> None:
         instances += [(name, m, True) for name, m in fresh("qcp_heldout.json")]
     if args.set in ("unseen", "all"):
         instances += [(name, m, False) for name, m in sudokus(file="sudoku_large_unseen.json")]
-    for text in args.qwh:
+    for text, first in [(text, True) for text in args.qwh] + \
+            [(text, False) for text in args.qwh_count]:
         n, holes, chosen = qwh.spec(text)
         made = (qwh.instance(n, holes, seed) for seed in chosen)
-        instances += [(p["name"], latin(p["grid"]), True) for p in made]
+        instances += [(p["name"], latin(p["grid"]), first) for p in made]
     for text in args.qcp:
         n, holes, chosen = qwh.spec(text)
         try:
@@ -213,7 +219,7 @@ def main() -> None:
         instances += [(p["name"], latin(p["grid"]), True) for p in made]
     print(measure.header(f"bench_learning --set {args.set} --limit {args.limit}; "
                          f"learning {learn}; sudokus counted (uniqueness proved), quasigroup "
-                         f"completion to a first solution; CPU s"))
+                         f"completion to a first solution (--qwh-count counted); CPU s"))
     rows = []
     started = time.perf_counter()
     for name, model, first in instances:

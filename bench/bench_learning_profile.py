@@ -15,9 +15,13 @@ diff` of the counters on a branch).
     python bench/bench_learning_profile.py --qwh 30:330:0-9 --config "{}" \\
         --config "{'learn_after': 0}"
     python bench/bench_learning_profile.py --sudoku michael404-TestData25-minimal1
+    python bench/bench_learning_profile.py --blanked 0,4 --limit 30 \\
+        --config "{'learn_after': 0, 'restart_margin': 140, 'learn_restart': 50}"
 
 `--sudoku` takes the large sudokus of bench_learning.py's tuning half only,
-each counted (uniqueness proved), as `bench_learning.py` does.
+each counted (uniqueness proved), as `bench_learning.py` does; `--blanked`
+the sudoku tuning set of bench_learning_tune.py (seeds of
+`bench_learning.blanked`), counted too.
 
 Per configuration: the CPU seconds and conflicts over the instances (first
 solutions, as bench_learning_tune.py), then each part of the kernel with its
@@ -125,16 +129,24 @@ def main() -> None:
     parser.add_argument("--sudoku", action="append", default=[], metavar="NAME",
                         help="a large sudoku of bench_learning.py's tuning half, counted "
                              "(repeatable; then no quasigroup unless --qwh is given)")
+    parser.add_argument("--blanked", default="", metavar="SEEDS",
+                        help="the sudokus of bench_learning_tune.py --blanked, as 0,4 or 0-5, "
+                             "counted (then no quasigroup unless --qwh is given)")
     parser.add_argument("--config", action="append", default=[], metavar="DICT",
                         help="BitmaskBackend options (repeatable; default {'learn_after': 0})")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per run")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    from bench_learning import TUNING  # (bench/, beside this script)
+    import qwh  # (bench/, beside this script)
+    from bench_learning import TUNING
 
     for name in args.sudoku:  # (before the patched kernels are built, which takes minutes)
         if name not in TUNING:
             parser.error(f"--sudoku {name}: not of the tuning half ({', '.join(TUNING)})")
+    try:
+        args.blanked = tuple(qwh.seeds(args.blanked))
+    except ValueError:
+        parser.error(f"--blanked {args.blanked}: not seeds, e.g. 0,4 or 0-5")
     if args.child:
         _child(parser, args)
         return
@@ -167,7 +179,8 @@ def _child(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         except (TypeError, ValueError) as err:
             parser.error(f"--config {options}: {err}")
     chosen = [(name, m, False) for name, m in sudokus(tuple(args.sudoku))] if args.sudoku else []
-    if args.qwh or not args.sudoku:
+    chosen += instances([], False, args.blanked)
+    if args.qwh or not (args.sudoku or args.blanked):
         chosen += instances(args.qwh or list(DEFAULT_QWH), False)
     print(measure.header(f"bench_learning_profile: {len(chosen)} tuning instances, "
                          f"{args.limit:g} s limit; CPU s"))

@@ -7,7 +7,8 @@ the tuning half of the large sudokus (`--sudokus`, counted), that half's
 36x36 minimal1 with one clue blanked (`--blanked`, counted; its own
 sudokus never reach learning), and balanced
 quasigroups with holes made from seeds (`--qwh`, first solutions; by default
-bqwh-30-330 seeds 0-19 and bqwh-30-360 seeds 0-4). The held-out sets are
+bqwh-30-330 seeds 0-19 and bqwh-30-360 seeds 0-4; `--qwh-count`, counted,
+as a count's restarts are chosen apart). The held-out sets are
 not built in, and seeds once reported on (`qwh.REPORTED`) are refused by
 `--qwh`: report on fresh seeds with bench_learning.py, once, and add them
 there. Seeds tuned on are listed in `qwh.TUNED`.
@@ -18,6 +19,8 @@ there. Seeds tuned on are listed in `qwh.TUNED`.
     python bench/bench_learning_tune.py --blanked 0,4,5 --cpsat "{'restart_algorithms': [0]}"
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --backend sat
     python bench/bench_learning_tune.py --blanked --config "{}" --cpsat "{}"
+    python bench/bench_learning_tune.py --qwh-count 30:315:0-39 --config "{}" \\
+        --config "{'restart_margin': 0}"
 
 A row per configuration: PAR2 (a timeout counts twice the limit), the
 geometric mean of the seconds (a timeout as twice the limit), timeouts, and
@@ -50,17 +53,19 @@ DEFAULT_QWH = ("30:330:0-19", "30:360:0-4")
 """The quasigroups of the tuning set since stop 33 (bench/RESULTS.md)."""
 
 
-def instances(specs: list[str], with_sudokus: bool,
-              blanked_seeds: tuple[int, ...] = ()) -> list[tuple[str, Model, bool]]:
-    """(name, model, first solution only) for each instance of the tuning set."""
+def instances(specs: list[str], with_sudokus: bool, blanked_seeds: tuple[int, ...] = (),
+              counted: tuple[str, ...] = ()) -> list[tuple[str, Model, bool]]:
+    """(name, model, first solution only) for each instance of the tuning set:
+    the quasigroups of `specs` solved to a first solution, those of `counted`
+    counted."""
     chosen: list[tuple[str, Model, bool]] = []
     if with_sudokus:
         chosen += [(name, m, False) for name, m in sudokus(TUNING)]
     chosen += [(*blanked(seed), False) for seed in blanked_seeds]
-    for spec in specs:
+    for spec, first in [(spec, True) for spec in specs] + [(spec, False) for spec in counted]:
         n, holes, seeds = qwh.spec(spec)
         made = (qwh.instance(n, holes, seed) for seed in seeds)
-        chosen += [(p["name"], latin(p["grid"]), True) for p in made]
+        chosen += [(p["name"], latin(p["grid"]), first) for p in made]
     return chosen
 
 
@@ -173,6 +178,9 @@ def main() -> None:
     parser.add_argument("--qwh", action="append", metavar="N:HOLES:SEEDS",
                         help=f"quasigroups with holes of bench/qwh.py (repeatable; default "
                              f"{' '.join(DEFAULT_QWH)})")
+    parser.add_argument("--qwh-count", action="append", default=[], metavar="N:HOLES:SEEDS",
+                        help="quasigroups with holes of bench/qwh.py, counted (repeatable; "
+                             "without --qwh, instead of the default quasigroups)")
     parser.add_argument("--sudokus", action="store_true",
                         help="also the tuning half of the large sudokus, counted")
     parser.add_argument("--blanked", nargs="?", const=",".join(map(str, BLANKED_SEEDS)),
@@ -205,16 +213,18 @@ def main() -> None:
             _parameters(parameters)
         except (AttributeError, TypeError, ValueError) as err:
             parser.error(f"--cpsat {parameters}: {err}")
-    for spec in args.qwh or []:
+    for flag, spec in [("--qwh", spec) for spec in args.qwh or []] + \
+            [("--qwh-count", spec) for spec in args.qwh_count]:
         why = _unseen(spec)
         if why:
-            parser.error(f"--qwh {spec}: {why}")
+            parser.error(f"{flag} {spec}: {why}")
     try:
         seeds = tuple(qwh.seeds(args.blanked))
     except ValueError:
         parser.error(f"--blanked {args.blanked}: not seeds, e.g. 0,4,5 or 0-9")
-    specs = args.qwh if args.qwh is not None else [] if seeds else list(DEFAULT_QWH)
-    chosen = instances(specs, args.sudokus, seeds)
+    specs = args.qwh if args.qwh is not None else [] if seeds or args.qwh_count \
+        else list(DEFAULT_QWH)
+    chosen = instances(specs, args.sudokus, seeds, tuple(args.qwh_count))
     print(measure.header(f"bench_learning_tune: {len(chosen)} tuning instances, "
                          f"{args.limit:g} s limit; CPU s"))
     print("instances: " + " ".join(name for name, _, _ in chosen))

@@ -90,3 +90,13 @@ def test_tuning_refuses_seeds_reported_on_and_malformed_specs() -> None:
     assert tune._unseen("30:330:") == "no seeds"
     for spec in tune.DEFAULT_QWH:  # (the default set is a tuning set)
         assert tune._unseen(spec) is None
+
+
+def test_tuning_counts_the_quasigroups_of_qwh_count() -> None:
+    # `--qwh` quasigroups are solved to a first solution, `--qwh-count` ones
+    # counted: a count's restarts are chosen apart (BitmaskBackend's
+    # restart_margin), so it is tuned on counts.
+    tune = bench_scripts.load("bench_learning_tune")
+    chosen = tune.instances(["10:40:0"], False, (), ("10:40:1-2",))
+    assert [(name, first) for name, _, first in chosen] == [
+        ("bqwh-10-40-0", True), ("bqwh-10-40-1", False), ("bqwh-10-40-2", False)]

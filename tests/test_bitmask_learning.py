@@ -132,9 +132,9 @@ def test_learning_waits_by_default_and_switches_are_checked() -> None:
         BitmaskBackend(learn=True, reduce_grow=0)
     with pytest.raises(TypeError, match="phase must be True or False"):
         BitmaskBackend(learn=True, phase="no")  # type: ignore[arg-type]
-    assert (options.restart_margin, options.learn_restart) == (0, 100)  # Luby's
-    with pytest.raises(ValueError, match="restart_margin must be 0 .Luby's restarts. or a "
-                                         "percentage >= 100, not 50"):
+    assert (options.restart_margin, options.learn_restart) == (None, 100)  # by the job
+    with pytest.raises(ValueError, match="restart_margin must be None .by the job., 0 .Luby's "
+                                         "restarts. or a percentage >= 100, not 50"):
         BitmaskBackend(restart_margin=50)
 
 
@@ -319,6 +319,38 @@ def test_hall_set_clauses_hold_in_every_completion() -> None:
     solutions = list(search)
     assert len(solutions) == 159
     _assert_clauses_hold(search, solutions)
+
+
+def test_the_restarts_are_chosen_by_the_job() -> None:
+    """By default a search that must prove there is no other solution (a
+    count, every solution, a uniqueness check's `limit=2`) restarts as
+    Glucose does, and one for a first solution at Luby's sequence; a margin
+    the user gave is kept for every job. The counts agree with each other
+    and with CP-SAT's (QUASIGROUPS)."""
+    from csp.backends.bitmask import PROOF_MARGIN, Prepared
+
+    model, completions = _quasigroup(1), QUASIGROUPS[1][1]
+    by_job = BitmaskBackend(learn=True, learn_after=0, learn_restart=1)
+    luby = BitmaskBackend(learn=True, learn_after=0, learn_restart=1, restart_margin=0)
+    counted = BitmaskSearch(model, by_job.options)
+    assert counted.count().count == completions
+    assert counted.state.st[layout.OPT_MARGIN] == PROOF_MARGIN
+    assert BitmaskSearch(model, luby.options).count().count == completions
+    pair = BitmaskSearch(model, by_job.options, limit=2)
+    assert len(list(pair)) == 2 and pair.state.st[layout.OPT_MARGIN] == PROOF_MARGIN
+    first = BitmaskSearch(model, by_job.options, limit=1)
+    assert len(list(first)) == 1 and first.state.st[layout.OPT_MARGIN] == 0
+    assert first.options.restart_margin == 0 and by_job.options.restart_margin is None
+    kept = BitmaskSearch(model, luby.options)
+    assert kept.options.restart_margin == 0 == kept.state.st[layout.OPT_MARGIN]
+    # A prepared model's searches choose too, each for its own job.
+    prepared = Prepared(model, by_job)
+    assert prepared.solutions({}).count().count == completions
+    assert prepared.solutions({}).state.st[layout.OPT_MARGIN] == PROOF_MARGIN
+    assert prepared.solutions({}, limit=1).state.st[layout.OPT_MARGIN] == 0
+    # The command line's bitmask spec leaves it to the job, or takes a margin.
+    assert csp.backends.get("bitmask:learn_after=0").options.restart_margin is None
+    assert csp.backends.get("bitmask:restart_margin=0").options.restart_margin == 0
 
 
 def test_a_learning_state_never_waits() -> None:

@@ -42,7 +42,9 @@ VARIANTS = {
     "restarts-5-no-places": {"restarts": 5, "places": False},
     # Learning from the first conflict, restarts every few conflicts, and a
     # database so small that it is reduced (and refuses clauses) all the time.
+    # (Restarts by the job: Glucose's when counting, Luby's for a first solution.)
     "learn": {"learn": True, "learn_after": 0, "learn_restart": 3},
+    "learn-luby": {"learn": True, "learn_after": 0, "learn_restart": 3, "restart_margin": 0},
     "learn-tiny-database": {"learn": True, "learn_after": 0, "learn_restart": 2,
                             "max_clauses": 16, "max_literals": 64},
     # Glucose's restarts as often as they come: whenever the

@@ -64,6 +64,7 @@ class BitmaskSearch(SlicedSearch):
         self.problem = problem
         self.compiled: Compiled = compile_model(problem) if compiled is None else compiled
         self.arrays = self.compiled.problem  # grows by the nogoods of restarts
+        options = for_the_job(options, self.limit)
         self.options = options
         self.state = learn.start_state(self.arrays, options) if state is None else state
         self.cutoff = options.restarts
@@ -112,6 +113,39 @@ class BitmaskSearch(SlicedSearch):
         stats.extra["nogoods"] = len(self.arrays.kind) - len(self.compiled.problem.kind)
 
 
+PROOF_MARGIN = 200
+"""Learning's restarts when the search must prove that no other solution is
+left (a count, every solution, or `limit` >= 2 as a uniqueness check): as
+Glucose's, when the last ~32 clauses' LBD is over 200 % of the last
+~4,096's; a search for a first solution (`limit=1`) restarts at Luby's
+sequence. A proof gains by staying where its clauses are good, as the SAT
+literature found for unsatisfiable instances (Audemard and Simon, CP 2012;
+Oh, SAT 2015); a quasigroup's first solution needs Luby's frequent
+restarts. Chosen on the tuning sets, counted (bench/RESULTS.md, stop 45):
+the blanked sudokus in PAR2 64.1 s at 200 %, 71.2 s at 160 %, 80.3 s at
+140 % and 179.7 s with Luby's; the 8 counted 30x30 quasigroups that learn
+and finish in 20 s, 18.2 s in all at 200 % against 27.9 s with Luby's.
+First solutions of quasigroups took twice the timeouts with them (122.8 s
+-> 214.9 s PAR2 at 140 %, set B, stop 44)."""
+
+
+def for_the_job(options: kernel.Options, limit: int | None) -> kernel.Options:
+    """`options` with learning's restarts chosen for a search of at most
+    `limit` solutions (None: all), if the user left them to the backend
+    (`restart_margin=None`): PROOF_MARGIN unless the search ends at its
+    first solution, then Luby's (0).
+
+    >>> both = BitmaskBackend().options
+    >>> for_the_job(both, None).restart_margin, for_the_job(both, 1).restart_margin
+    (200, 0)
+    >>> for_the_job(BitmaskBackend(restart_margin=0).options, None).restart_margin
+    0
+    """
+    if options.restart_margin is not None:
+        return options
+    return options._replace(restart_margin=0 if limit == 1 else PROOF_MARGIN)
+
+
 LEARN_AFTER = 10_000
 """Learning starts (at a restart) after this many failures without a
 solution: a search that propagation settles sooner, as a 9x9 sudoku, a
@@ -152,7 +186,7 @@ class BitmaskBackend:
                  wdeg: str = "ties", places: bool = True, restarts: int = RESTARTS,
                  defer: bool = True, counts: bool = True, last: bool = False,
                  learn: bool = True, learn_after: int = LEARN_AFTER,
-                 learn_restart: int = 100, restart_margin: int = 0,
+                 learn_restart: int = 100, restart_margin: int | None = None,
                  max_clauses: int | None = None, max_literals: int | None = None,
                  activity: bool = True, minimise: bool = False, phase: bool = True,
                  reduce_first: int | None = None, reduce_grow: int | None = None) -> None:
@@ -182,13 +216,13 @@ class BitmaskBackend:
         learning starts at a restart there, once even with `restarts=0`,
         unless a solution was found by then),
         restarting every `learn_restart` conflicts times Luby's sequence
-        (0: never), or with `restart_margin` (a percentage, 0: off) when
-        the literal block distance of its last ~32 clauses is over
+        (0: never) with `restart_margin=0`, or, with a percentage, when the
+        literal block distance of its last ~32 clauses is over
         `restart_margin` % of the last ~4,096's, at least `learn_restart`
-        conflicts apart (Glucose's restarts; 140, with `learn_restart=50`,
-        counted the hard sudokus tuned on in half the time of Luby's, and
-        timed out on twice as many quasigroups of one tuning set: so not by
-        default, bench/RESULTS.md, stop 44), in a database of at most
+        conflicts apart (Glucose's restarts; None: chosen by the job,
+        `for_the_job`: Glucose's at PROOF_MARGIN % when all solutions are
+        counted or a uniqueness check must prove there is no other, Luby's
+        for a first solution, bench/RESULTS.md, stop 45), in a database of at most
         `max_clauses` clauses and `max_literals` literals (None: to the
         problem's size, 4 clauses of 64 literals per value of each
         variable, at most 65,536 clauses and
@@ -219,14 +253,14 @@ class BitmaskBackend:
                    "max_literals": (max_literals, 64), "reduce_first": (reduce_first, 16),
                    "reduce_grow": (reduce_grow, 1), "restart_margin": (restart_margin, 0)}
         for name, (number, least) in counts_.items():
-            if number is None and (name.startswith("max_") or name.startswith("reduce_")):
-                continue  # (to the problem's size, or the tuned default)
+            if number is None and name.startswith(("max_", "reduce_", "restart_")):
+                continue  # (to the problem's size, the tuned default, or the job's)
             if isinstance(number, bool) or not isinstance(number, int) or number < least:
                 raise ValueError(f"{name} must be a whole number >= {least}, not {number!r}")
-        if 0 < restart_margin < 100:
+        if restart_margin is not None and 0 < restart_margin < 100:
             # (under 100 %, the search would restart at nearly every chance)
-            raise ValueError(f"restart_margin must be 0 (Luby's restarts) or a percentage "
-                             f">= 100, not {restart_margin!r}")
+            raise ValueError(f"restart_margin must be None (by the job), 0 (Luby's restarts) "
+                             f"or a percentage >= 100, not {restart_margin!r}")
         self.options = kernel.Options(matching, locked, probe, self.WDEG[wdeg], places, restarts,
                                       defer, counts, last, learn, learn_after, learn_restart,
                                       max_clauses or 0, max_literals or 0, activity, minimise,
@@ -367,7 +401,7 @@ class Prepared:
         """A search of the model with each variable of `fixed` cut to its
         value (or values), with `backend`'s techniques (None: those given
         when prepared)."""
-        options = self.options if backend is None else backend.options
+        options = for_the_job(self.options if backend is None else backend.options, limit)
         if options not in self.fresh:
             self.fresh[options] = learn.start_state(self.compiled.problem, options)
         state = kernel.State(*(array.copy() for array in self.fresh[options]))

@@ -262,7 +262,9 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_LAST] = int(options.last)
     st[OPT_LEARN] = int(options.learn)
     st[OPT_RESTART] = int(options.learn_restart)
-    st[OPT_MARGIN] = int(options.restart_margin)
+    # (None, the job's choice, is made by `BitmaskSearch`: a state made for
+    # no job restarts at Luby's sequence.)
+    st[OPT_MARGIN] = int(options.restart_margin or 0)
     st[RESTART_NEXT] = int(options.learn_restart)
     st[OPT_ACTIVITY] = int(options.activity)
     st[OPT_MINIMISE] = int(options.minimise)
