@@ -134,6 +134,18 @@ def latin(grid: list[list[int]]) -> Model:
     return m
 
 
+def quasigroups(specs: list[str], first: bool) -> list[tuple[str, Model, bool]]:
+    """(name, model, `first`) for each balanced quasigroup with holes of
+    bench/qwh.py that the N:HOLES:SEEDS `specs` name: solved to a first
+    solution if `first`, else counted."""
+    chosen: list[tuple[str, Model, bool]] = []
+    for spec in specs:
+        n, holes, seeds = qwh.spec(spec)
+        made = (qwh.instance(n, holes, seed) for seed in seeds)
+        chosen += [(p["name"], latin(p["grid"]), first) for p in made]
+    return chosen
+
+
 def fresh(file: str = "qcp.json") -> list[tuple[str, Model]]:
     data = json.loads((DATA / "latin" / file).read_text())["puzzles"]
     return [(p["name"], latin(p["grid"])) for p in data]
@@ -205,11 +217,7 @@ def main() -> None:
         instances += [(name, m, True) for name, m in fresh("qcp_heldout.json")]
     if args.set in ("unseen", "all"):
         instances += [(name, m, False) for name, m in sudokus(file="sudoku_large_unseen.json")]
-    for text, first in [(text, True) for text in args.qwh] + \
-            [(text, False) for text in args.qwh_count]:
-        n, holes, chosen = qwh.spec(text)
-        made = (qwh.instance(n, holes, seed) for seed in chosen)
-        instances += [(p["name"], latin(p["grid"]), first) for p in made]
+    instances += quasigroups(args.qwh, True) + quasigroups(args.qwh_count, False)
     for text in args.qcp:
         n, holes, chosen = qwh.spec(text)
         try:

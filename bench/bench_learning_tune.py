@@ -42,7 +42,15 @@ import time
 from typing import Any
 
 import qwh  # (bench/qwh.py, beside this script)
-from bench_learning import BLANKED_SEEDS, TUNING, _bitmask, backend_run, blanked, latin, sudokus
+from bench_learning import (
+    BLANKED_SEEDS,
+    TUNING,
+    _bitmask,
+    backend_run,
+    blanked,
+    quasigroups,
+    sudokus,
+)
 
 from csp import Model, backends
 from csp.backends.bitmask import BitmaskBackend
@@ -62,11 +70,7 @@ def instances(specs: list[str], with_sudokus: bool, blanked_seeds: tuple[int, ..
     if with_sudokus:
         chosen += [(name, m, False) for name, m in sudokus(TUNING)]
     chosen += [(*blanked(seed), False) for seed in blanked_seeds]
-    for spec, first in [(spec, True) for spec in specs] + [(spec, False) for spec in counted]:
-        n, holes, seeds = qwh.spec(spec)
-        made = (qwh.instance(n, holes, seed) for seed in seeds)
-        chosen += [(p["name"], latin(p["grid"]), first) for p in made]
-    return chosen
+    return chosen + quasigroups(specs, True) + quasigroups(list(counted), False)
 
 
 def _unseen(spec: str) -> str | None:
