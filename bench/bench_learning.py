@@ -43,6 +43,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +135,7 @@ def latin(grid: list[list[int]]) -> Model:
     return m
 
 
-def quasigroups(specs: list[str], first: bool) -> list[tuple[str, Model, bool]]:
+def quasigroups(specs: Iterable[str], first: bool) -> list[tuple[str, Model, bool]]:
     """(name, model, `first`) for each balanced quasigroup with holes of
     bench/qwh.py that the N:HOLES:SEEDS `specs` name: solved to a first
     solution if `first`, else counted."""

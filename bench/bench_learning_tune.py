@@ -70,7 +70,7 @@ def instances(specs: list[str], with_sudokus: bool, blanked_seeds: tuple[int, ..
     if with_sudokus:
         chosen += [(name, m, False) for name, m in sudokus(TUNING)]
     chosen += [(*blanked(seed), False) for seed in blanked_seeds]
-    return chosen + quasigroups(specs, True) + quasigroups(list(counted), False)
+    return chosen + quasigroups(specs, True) + quasigroups(counted, False)
 
 
 def _unseen(spec: str) -> str | None:
