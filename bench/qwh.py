@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from typing import TypedDict
 
 import numpy as np
 
@@ -97,7 +98,21 @@ def square(n: int, rng: random.Random) -> list[list[int]]:
     return [[int(np.flatnonzero(cube[r, c, :] == 1)[0]) for c in range(n)] for r in range(n)]
 
 
-def instance(n: int, holes: int, seed: int, balanced: bool = True) -> dict[str, object]:
+class Instance(TypedDict):
+    """A quasigroup with holes, as the puzzles of tests/data/latin/qcp.json."""
+
+    name: str
+    n: int
+    grid: list[list[int]]  # the values, -1 for a hole
+
+
+class Made(Instance):
+    """An instance made from a known square (`instance`)."""
+
+    solution: list[list[int]]
+
+
+def instance(n: int, holes: int, seed: int, balanced: bool = True) -> Made:
     """Instance `seed` of order n with `holes` blank cells (-1), as the
     puzzles of tests/data/latin/qcp.json; "solution" is the square it was
     made from. `balanced`: every row and column has the same number of holes
@@ -120,7 +135,7 @@ def instance(n: int, holes: int, seed: int, balanced: bool = True) -> dict[str, 
     return {"name": name, "n": n, "grid": grid, "solution": solution}
 
 
-def qcp(n: int, holes: int, seed: int) -> dict[str, object]:
+def qcp(n: int, holes: int, seed: int) -> Instance:
     """Quasigroup completion instance `seed` (Gomes and Selman, "Problem
     structure in the presence of perturbations", AAAI 1997), as
     minizinc-benchmarks' QCP: n * n - holes cells are preassigned one by one,
