@@ -353,6 +353,39 @@ def test_the_restarts_are_chosen_by_the_job() -> None:
     assert csp.backends.get("bitmask:restart_margin=0").options.restart_margin == 0
 
 
+def test_phase_saving_is_chosen_by_the_job() -> None:
+    """By default, phase saving is on for a first solution and off for a
+    search that must prove there is no other; a choice the user gave is
+    kept for every job. The counts agree with CP-SAT's (QUASIGROUPS) either
+    way."""
+    from csp.backends.bitmask import Prepared
+
+    model, completions = _quasigroup(1), QUASIGROUPS[1][1]
+    by_job = BitmaskBackend(learn=True, learn_after=0, learn_restart=1)
+    assert by_job.options.phase is None
+    counted = BitmaskSearch(model, by_job.options)
+    assert counted.count().count == completions
+    assert counted.options.phase is False and counted.state.st[layout.OPT_PHASE] == 0
+    pair = BitmaskSearch(model, by_job.options, limit=2)
+    assert len(list(pair)) == 2 and pair.state.st[layout.OPT_PHASE] == 0
+    first = BitmaskSearch(model, by_job.options, limit=1)
+    assert len(list(first)) == 1 and first.state.st[layout.OPT_PHASE] == 1
+    for phase in (True, False):
+        kept = BitmaskSearch(model, BitmaskBackend(learn=True, learn_after=0,
+                                                   phase=phase).options)
+        assert kept.count().count == completions
+        assert kept.state.st[layout.OPT_PHASE] == int(phase)
+    prepared = Prepared(model, by_job)
+    assert prepared.solutions({}).state.st[layout.OPT_PHASE] == 0
+    assert prepared.solutions({}, limit=1).state.st[layout.OPT_PHASE] == 1
+    # The command line's spec leaves it to the job, or takes a switch.
+    assert csp.backends.get("bitmask:learn_after=0").options.phase is None
+    assert csp.backends.get("bitmask:phase=false").options.phase is False
+    assert csp.backends.get("bitmask:phase").options.phase is True
+    with pytest.raises(TypeError, match="phase must be True or False or None, not 'no'"):
+        BitmaskBackend(phase="no")  # type: ignore[arg-type]
+
+
 def test_a_learning_state_never_waits() -> None:
     # Waiting is learn.start_state's (the plain search, then a restart); a
     # learning state made with learn_after > 0 is refused, not half-waiting.

@@ -130,20 +130,45 @@ First solutions of quasigroups took twice the timeouts with them (122.8 s
 
 
 def for_the_job(options: kernel.Options, limit: int | None) -> kernel.Options:
-    """`options` with learning's restarts chosen for a search of at most
-    `limit` solutions (None: all), if the user left them to the backend
-    (`restart_margin=None`): PROOF_MARGIN unless the search ends at its
-    first solution, then Luby's (0).
+    """`options` with learning's restarts and phase saving chosen for a
+    search of at most `limit` solutions (None: all), where the user left them
+    to the backend (`restart_margin=None`, `phase=None`): for a first
+    solution (`limit=1`), Luby's restarts (0) and phase saving; for a proof
+    that no other solution is left, PROOF_MARGIN and no phase saving
+    (PROOF_PHASE).
 
     >>> both = BitmaskBackend().options
     >>> for_the_job(both, None).restart_margin, for_the_job(both, 1).restart_margin
     (200, 0)
-    >>> for_the_job(BitmaskBackend(restart_margin=0).options, None).restart_margin
-    0
+    >>> for_the_job(both, None).phase, for_the_job(both, 1).phase
+    (False, True)
+    >>> job = for_the_job(BitmaskBackend(restart_margin=0, phase=True).options, None)
+    >>> job.restart_margin, job.phase
+    (0, True)
     """
-    if options.restart_margin is not None:
-        return options
-    return options._replace(restart_margin=0 if limit == 1 else PROOF_MARGIN)
+    first = limit == 1
+    if options.restart_margin is None:
+        options = options._replace(restart_margin=0 if first else PROOF_MARGIN)
+    if options.phase is None:
+        options = options._replace(phase=first or PROOF_PHASE)
+    return options
+
+
+PROOF_PHASE = False
+"""Phase saving when the search must prove that no other solution is left:
+off. A decision then tries its variable's values in order, not the value
+the variable last had. Phase saving brings a search back to where it was
+before a restart or backjump, which finds a first solution sooner (the
+quasigroups' tuning set: 111 s with it, 193 s without, stop 33). But in a
+count most of the work comes after the first solution (three quarters on
+the counted quasigroups, stop 49), and there the saved values lead back
+towards the solutions already found. Chosen on the tuning sets, counted
+(bench/RESULTS.md, stop 49): the 20 counted quasigroups of the second half
+that learn, 30 s each, PAR2 367.6 s with it and 302.9 s without (4 and 3
+timeouts; the 16 both finish, 127.6 s and 98.1 s, faster on 14); the
+first counted half, 20 s each, the 37 both finish 42.4 s with it and 37.7 s
+without (PAR2 162.4 s and 157.7 s); the blanked sudokus the same (PAR2
+143.5 s and 145.6 s, 2 % fewer conflicts without)."""
 
 
 LEARN_AFTER = 10_000
@@ -188,7 +213,7 @@ class BitmaskBackend:
                  learn: bool = True, learn_after: int = LEARN_AFTER,
                  learn_restart: int = 100, restart_margin: int | None = None,
                  max_clauses: int | None = None, max_literals: int | None = None,
-                 activity: bool = True, minimise: bool = False, phase: bool = True,
+                 activity: bool = True, minimise: bool = False, phase: bool | None = None,
                  reduce_first: int | None = None, reduce_grow: int | None = None) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
@@ -233,7 +258,9 @@ class BitmaskBackend:
         default: on the large sudokus it drops few literals for much time,
         bench/RESULTS.md); `phase`: with learning, a variable's decision
         tries first the value it last had (phase saving), so that restarts
-        and backjumps come back to where the search was; `reduce_first`:
+        and backjumps come back to where the search was (None: chosen by
+        the job, `for_the_job`: on for a first solution, off when the search
+        must prove there is no other, PROOF_PHASE); `reduce_first`:
         the database is first reduced (its worst half deleted) at that many
         clauses (or a quarter of the database, if fewer), then at
         `reduce_grow` more each time (None: REDUCE_FIRST, and half as many
@@ -245,9 +272,12 @@ class BitmaskBackend:
                     "defer": defer, "counts": counts, "last": last, "learn": learn,
                     "activity": activity, "minimise": minimise, "phase": phase}
         for name, value in switches.items():
+            if value is None and name in _BY_THE_JOB:
+                continue  # (the job's choice: `for_the_job`)
             # A truthy string such as "no" would silently switch a technique on.
             if not isinstance(value, bool):
-                raise TypeError(f"{name} must be True or False, not {value!r}")
+                raise TypeError(f"{name} must be True or False"
+                                f"{' or None' if name in _BY_THE_JOB else ''}, not {value!r}")
         counts_ = {"restarts": (restarts, 0), "learn_after": (learn_after, 0),
                    "learn_restart": (learn_restart, 0), "max_clauses": (max_clauses, 16),
                    "max_literals": (max_literals, 64), "reduce_first": (reduce_first, 16),
@@ -450,12 +480,14 @@ __all__ = ["MAX_VALUES", "PAUSED", "BitmaskBackend", "BitmaskSearch", "Prepared"
 
 
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
+_BY_THE_JOB = ("phase",)
+"""The switches whose default, None, leaves them to the job (`for_the_job`)."""
 
 
 def _option_value(spec: str, key: str, default: object, text: str | None) -> object:
     """The value of option `key` written `text` (None: the bare name, which
     switches a technique on), of the type of its default."""
-    if isinstance(default, bool):
+    if isinstance(default, bool) or key in _BY_THE_JOB:
         if text is None or text.lower() in _TRUE:
             return True
         if text.lower() in _FALSE:
