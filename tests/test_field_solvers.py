@@ -14,6 +14,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -93,6 +94,34 @@ def _abort(outbox: Outbox, payload: Any, *limits: Any) -> None:
 def test_a_crash_is_an_error_naming_the_backend_with_its_last_lines() -> None:
     with pytest.raises(SolverFailed, match=r"(?s)demo failed: .*signal 6.*the solver's last words"):
         ForkedSearch("demo", _abort, None).count()
+
+
+def _answer_inside_a_temporary_directory(outbox: Outbox, payload: Any, *limits: Any) -> None:
+    # As ACE's and Gecode's children do: the answer is sent from inside the
+    # `with`, and the kill that follows it never lets the cleanup run.
+    with tempfile.TemporaryDirectory(prefix="csp-test-") as place:
+        Path(place, "model.xml").write_text("<instance/>")
+        outbox.done(Status.COMPLETE, {"solutions": 1})
+        time.sleep(30)
+
+
+def test_a_child_s_temporary_files_are_removed_with_it(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    started = time.perf_counter()
+    assert ForkedSearch("demo", _answer_inside_a_temporary_directory, None).count().count == 1
+    assert time.perf_counter() - started < 20  # killed at its answer, not waited for
+    assert list(tmp_path.iterdir()) == []
+    # A fresh interpreter's child (another thread runs) too.
+    stop = threading.Event()
+    waiter = threading.Thread(target=stop.wait)
+    waiter.start()
+    try:
+        assert ForkedSearch("demo", _demo, 2, count_only=True).count().count == 2
+    finally:
+        stop.set()
+        waiter.join()
+    assert list(tmp_path.iterdir()) == []
 
 
 # -- choco ------------------------------------------------------------------------------
@@ -281,6 +310,15 @@ def test_ace_itself() -> None:
     assert csp.count(queens_model(6), "ace").count == QUEENS[6]
 
 
+def test_ace_leaves_nothing_in_the_temporary_directory(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    need("ace")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert csp.count(_small(), "ace").count == 6
+    assert len(list(csp.solutions(_small(), "ace", limit=2))) == 2  # stopped mid-answer
+    assert list(tmp_path.iterdir()) == []
+
+
 # -- what a user is told --------------------------------------------------------------------
 
 
@@ -417,6 +455,16 @@ def test_gecode_reads_solutions_counts_and_statistics(gecode: Any) -> None:
     assert len(found) == 48 and all(m.check(s) == [] for s in found)
     search = gecode.solutions(m, limit=2)
     assert len(list(search)) == 2 and search.status is Status.SOLUTION_LIMIT
+
+
+def test_gecode_leaves_nothing_in_the_temporary_directory(
+        gecode: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    m = Model()
+    m.add(AllDifferent(m.vars("abc", range(3))))
+    assert gecode.count(m).count == 6
+    assert len(list(gecode.solutions(m, limit=2))) == 2
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_gecode_stopped_by_its_time_limit(gecode: Any) -> None:

@@ -27,7 +27,11 @@ ACE is a JVM and Gecode a program of its own. A backend for one of them
   (`TIME_LIMIT`, keeping its last count: a lower bound);
 - a child that dies without saying `done`, or reports an error, is a
   `csp.errors.SolverFailed` naming the backend, with the last lines of its
-  log: never a count.
+  log: never a count;
+- the child's temporary files (Python's `tempfile`, and a program's that
+  honours `TMPDIR`) go in a directory this process makes for the search
+  and removes once the child is reaped: the child is killed the moment it
+  answers, before any cleanup of its own could run.
 
 >>> search = ForkedSearch("demo", _demo, 3)
 >>> list(search), search.status.value, search.stats.solutions
@@ -45,6 +49,7 @@ from __future__ import annotations
 import os
 import pickle
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -115,12 +120,18 @@ class Outbox:
         self._conn.send(("done", Status(status).value, figures))
 
 
-def _run_child(work: Work, args: tuple[Any, ...], conn: Connection, log: int) -> None:
-    """The child: quiet, detached from Ctrl-C, tied to its parent, then `work`
-    (`log`: the file descriptor of its log, opened and already unlinked by the parent)."""
+def _run_child(work: Work, args: tuple[Any, ...], conn: Connection, log: int,
+               scratch: str) -> None:
+    """The child: quiet, detached from Ctrl-C, tied to its parent, its temporary
+    files in `scratch`, then `work` (`log`: the file descriptor of its log,
+    opened and already unlinked by the parent)."""
     from csp.children import die_with_parent
 
     die_with_parent()
+    # The parent removes `scratch` once this process is reaped: it kills it
+    # at its answer, so a `with TemporaryDirectory()` here never ends.
+    tempfile.tempdir = scratch
+    os.environ["TMPDIR"] = scratch  # and for the programs it starts
     os.dup2(log, 1)
     os.dup2(log, 2)
     os.close(log)
@@ -177,7 +188,8 @@ class _Child:
         return self.exit
 
 
-def _start(work: Work, args: tuple[Any, ...], log: int) -> tuple[_Child, Connection]:
+def _start(work: Work, args: tuple[Any, ...], log: int, scratch: str
+           ) -> tuple[_Child, Connection]:
     """Start `work` in a child: forked if this process runs no other Python
     thread, else a fresh interpreter. The parent's end of the pipe."""
     read, write = os.pipe()
@@ -187,7 +199,7 @@ def _start(work: Work, args: tuple[Any, ...], log: int) -> tuple[_Child, Connect
             os.close(read)
             code = 0
             try:
-                _run_child(work, args, Connection(write, readable=False), log)
+                _run_child(work, args, Connection(write, readable=False), log, scratch)
             except BaseException:  # noqa: BLE001 - a child never returns into the caller's code
                 code = 1
             os._exit(code)
@@ -203,7 +215,7 @@ def _start(work: Work, args: tuple[Any, ...], log: int) -> tuple[_Child, Connect
         raise InputError(f"this problem cannot be sent to a solver's process: "
                          f"{type(err).__name__}: {err}") from err
     popen = subprocess.Popen(
-        [sys.executable, "-m", "csp.backends.forked", str(write), str(log)],
+        [sys.executable, "-m", "csp.backends.forked", str(write), str(log), scratch],
         stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(write, log))
     os.close(write)
     assert popen.stdin is not None
@@ -215,12 +227,14 @@ def _start(work: Work, args: tuple[Any, ...], log: int) -> tuple[_Child, Connect
     return _Child(popen=popen), Connection(read, writable=False)
 
 
-def _end(child: _Child, conn: Connection, log: int) -> None:
-    """Kill, reap and forget a child (also the finaliser of an abandoned search)."""
+def _end(child: _Child, conn: Connection, log: int, scratch: str) -> None:
+    """Kill, reap and forget a child, and remove its temporary files (also
+    the finaliser of an abandoned search)."""
     child.kill()
     child.reap()
     conn.close()
     os.close(log)
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def log_tail(fd: int, lines: int = LAST_LINES) -> str:
@@ -288,11 +302,18 @@ class ForkedSearch(Search):
         os.unlink(path)
         args = (self.payload, self.limit, self.time_limit, self.count_only)
         try:
-            self._child, self._conn = _start(self.work, args, self._log)
+            scratch = tempfile.mkdtemp(prefix=f"csp-{self.backend}-")
         except BaseException:
             os.close(self._log)
             raise
-        self._finalizer = weakref.finalize(self, _end, self._child, self._conn, self._log)
+        try:
+            self._child, self._conn = _start(self.work, args, self._log, scratch)
+        except BaseException:
+            os.close(self._log)
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+        self._finalizer = weakref.finalize(self, _end, self._child, self._conn, self._log,
+                                           scratch)
 
     def _finish(self, status: Status) -> None:
         self._stop()
@@ -425,15 +446,15 @@ def _demo(outbox: Outbox, n: int, limit: int | None, time_limit: float | None,
     outbox.done(Status.COMPLETE, {"solutions": n, "time": outbox.elapsed()})
 
 
-def _spawned(fd: int, log: int) -> None:
-    """A fresh interpreter's child (`python -m csp.backends.forked FD LOG`):
+def _spawned(fd: int, log: int, scratch: str) -> None:
+    """A fresh interpreter's child (`python -m csp.backends.forked FD LOG SCRATCH`):
     the work and its arguments come pickled on stdin."""
     work, args = pickle.loads(sys.stdin.buffer.read())
-    _run_child(work, args, Connection(fd, readable=False), log)
+    _run_child(work, args, Connection(fd, readable=False), log, scratch)
 
 
 if __name__ == "__main__":
-    _spawned(int(sys.argv[1]), int(sys.argv[2]))
+    _spawned(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])
 
 
 class ModelInChild:
