@@ -27,6 +27,7 @@ is an `InputError`.
 []
 >>> skipped[1:]  # doctest: +ELLIPSIS
 [('/.../one.xc#1', "line 1: 'a b' is not a board size (a positive integer)"), ...]
+>>> import shutil; shutil.rmtree(folder)
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ header of another problem or splitting, is refused naming the file.
 >>> state = Journal.read(path, "abc", "dlx", "prefix")
 >>> state.left, state.count
 ([(1, 2), (1, 3)], 5)
+>>> import shutil; shutil.rmtree(path.parent)
 """
 
 from __future__ import annotations
