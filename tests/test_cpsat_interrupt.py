@@ -14,8 +14,9 @@ import pytest
 
 pytest.importorskip("ortools")
 
-from csp import Model  # noqa: E402
+from csp import Model, Status  # noqa: E402
 from csp.backends.cpsat import CPSATSearch  # noqa: E402
+from csp.testing import queens_model  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,3 +48,41 @@ def test_ctrl_c_ends_a_cpsat_run_interrupted(mode: str) -> None:
     assert summary.endswith("(INTERRUPTED)"), summary
     assert int(summary.split()[0]) > 0
     assert "Traceback" not in err and "bad_function_call" not in err
+
+
+# -- Ctrl-C outside the wait for solutions (in process: no subprocess timing) ---------------
+
+
+def test_ctrl_c_as_the_solver_thread_starts_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C can land in `Thread.start`, before the wait for solutions. It
+    # escaped with the solver thread running, and the process could not exit
+    # until CP-SAT had counted 14 queens to the end (a CI run's hang).
+    start = CPSATSearch._start
+
+    def interrupted(self: CPSATSearch) -> None:
+        start(self)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(CPSATSearch, "_start", interrupted)
+    search = CPSATSearch(queens_model(14), count_only=True)
+    result = search.count()
+    assert result.status is Status.INTERRUPTED
+    assert search._thread is not None and not search._thread.is_alive()
+
+
+def test_ctrl_c_just_after_a_solution_is_taken_keeps_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    measure = CPSATSearch._measure
+    interrupts = [KeyboardInterrupt()]
+
+    def interrupted(self: CPSATSearch) -> None:
+        measure(self)
+        if interrupts:
+            raise interrupts.pop()
+
+    monkeypatch.setattr(CPSATSearch, "_measure", interrupted)
+    model = queens_model(14)
+    search = CPSATSearch(model)
+    found = list(search)
+    assert len(found) == 1 and model.check(found[0]) == []
+    assert search.stats.solutions == 1 and search.status is Status.INTERRUPTED
+    assert search._thread is not None and not search._thread.is_alive()

@@ -415,22 +415,28 @@ class CPSATSearch(Search):
         self._thread.start()
 
     def __next__(self) -> Any:
-        if self._thread is None and self.status is None:
-            self._start()
-        if self.status is not None:
-            raise StopIteration
+        item: Any = _DONE  # nothing received yet
         try:
-            item = self._receive()
+            if self._thread is None and self.status is None:
+                self._start()
+            if self.status is not None:
+                raise StopIteration
+            received = self._receive()
+            if isinstance(received, tuple) and len(received) == 2 and received[0] is _DONE:
+                self._done(received[1])
+                raise StopIteration
+            item = received
+            self._measure()
         except KeyboardInterrupt:
-            # Ctrl-C, wherever it lands in the wait: stop the solver thread and
-            # end INTERRUPTED with what was delivered.
-            self._stop(Status.INTERRUPTED)
-            raise StopIteration from None
-        if isinstance(item, tuple) and len(item) == 2 and item[0] is _DONE:
-            self._done(item[1])
-            raise StopIteration
+            # Ctrl-C, wherever it lands (in the wait, or as the thread starts):
+            # stop the solver thread and end INTERRUPTED with what was
+            # delivered. A solver thread left running would keep the process
+            # from exiting until its search ended.
+            if self.status is None:
+                self._stop(Status.INTERRUPTED)
+            if item is _DONE:
+                raise StopIteration from None
         self.stats.solutions += 1
-        self._measure()
         return item
 
     def _receive(self) -> Any:
@@ -507,13 +513,16 @@ class CPSATSearch(Search):
         channel = self._channel
         channel.stop(reason)
         if self._thread is not None:
-            # Drain so that a solver blocked on a full queue sees the stop.
+            # Drain so that a solver blocked on a full queue sees the stop; and
+            # ask again while it runs: a stop asked before CP-SAT's solve began
+            # is not seen by it.
             while self._thread.is_alive():
                 try:
                     channel.queue.get(timeout=self.POLL_SECONDS)
                 except queue.Empty:
-                    pass
-            self._thread.join()
+                    channel.stop(reason)
+            if self._thread.ident is not None:  # (a thread never started is not joined)
+                self._thread.join()
             if self.count_only:
                 self.stats.solutions = channel.found
         self._finish(reason)
