@@ -10,6 +10,7 @@ is told. A test skips with the reason when its solver is absent.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import subprocess
@@ -18,6 +19,7 @@ import tempfile
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -68,17 +70,24 @@ def _dead(pid: int, within: float = 5.0) -> bool:
 # -- the child process ----------------------------------------------------------------
 
 
-def test_a_child_started_beside_another_thread_runs_in_a_fresh_interpreter() -> None:
-    # Forking with another thread running is not safe: a new interpreter runs it.
+@contextlib.contextmanager
+def another_thread() -> Iterator[None]:
+    """Another thread runs meanwhile: a child is then started in a fresh
+    interpreter, not forked (forking beside a thread is not safe)."""
     stop = threading.Event()
     waiter = threading.Thread(target=stop.wait)
     waiter.start()
     try:
-        search = ForkedSearch("demo", _demo, 3)
-        assert list(search) == [0, 1, 2] and search.status is Status.COMPLETE
+        yield
     finally:
         stop.set()
         waiter.join()
+
+
+def test_a_child_started_beside_another_thread_runs_in_a_fresh_interpreter() -> None:
+    with another_thread():
+        search = ForkedSearch("demo", _demo, 3)
+        assert list(search) == [0, 1, 2] and search.status is Status.COMPLETE
 
 
 def _abort(outbox: Outbox, payload: Any, *limits: Any) -> None:
@@ -112,15 +121,8 @@ def test_a_child_s_temporary_files_are_removed_with_it(monkeypatch: pytest.Monke
     assert ForkedSearch("demo", _answer_inside_a_temporary_directory, None).count().count == 1
     assert time.perf_counter() - started < 20  # killed at its answer, not waited for
     assert list(tmp_path.iterdir()) == []
-    # A fresh interpreter's child (another thread runs) too.
-    stop = threading.Event()
-    waiter = threading.Thread(target=stop.wait)
-    waiter.start()
-    try:
+    with another_thread():  # a fresh interpreter's child too
         assert ForkedSearch("demo", _demo, 2, count_only=True).count().count == 2
-    finally:
-        stop.set()
-        waiter.join()
     assert list(tmp_path.iterdir()) == []
 
 
