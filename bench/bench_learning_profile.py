@@ -17,14 +17,18 @@ diff` of the counters on a branch).
     python bench/bench_learning_profile.py --sudoku michael404-TestData25-minimal1
     python bench/bench_learning_profile.py --blanked 0,4 --limit 30 \\
         --config "{'learn_after': 0, 'restart_margin': 140, 'learn_restart': 50}"
+    python bench/bench_learning_profile.py --qwh-count 30:315:40,63,68 --limit 30 \\
+        --config "{}"
 
 `--sudoku` takes the large sudokus of bench_learning.py's tuning half only,
 each counted (uniqueness proved), as `bench_learning.py` does; `--blanked`
 the sudoku tuning set of bench_learning_tune.py (seeds of
-`bench_learning.blanked`), counted too.
+`bench_learning.blanked`), counted too; `--qwh-count` quasigroups counted, as
+bench_learning_tune.py's (seeds reported on as never run are refused by both
+quasigroup options).
 
 Per configuration: the CPU seconds and conflicts over the instances (first
-solutions, as bench_learning_tune.py), then each part of the kernel with its
+solutions or counts, as bench_learning_tune.py), then each part of the kernel with its
 share of the kernel's cycles and its microseconds per conflict (its share of
 the CPU seconds, over the conflicts); an indented part is inside the one
 above it. Then counts per conflict. Shares are exact to a few percent: a
@@ -126,6 +130,9 @@ def main() -> None:
     parser.add_argument("--qwh", action="append", metavar="N:HOLES:SEEDS",
                         help="quasigroups with holes of bench/qwh.py (repeatable; default: "
                              "those of bench_learning_tune.py)")
+    parser.add_argument("--qwh-count", action="append", default=[], metavar="N:HOLES:SEEDS",
+                        help="quasigroups with holes of bench/qwh.py, counted (repeatable; "
+                             "then no quasigroup to a first solution unless --qwh is given)")
     parser.add_argument("--sudoku", action="append", default=[], metavar="NAME",
                         help="a large sudoku of bench_learning.py's tuning half, counted "
                              "(repeatable; then no quasigroup unless --qwh is given)")
@@ -143,6 +150,14 @@ def main() -> None:
     for name in args.sudoku:  # (before the patched kernels are built, which takes minutes)
         if name not in TUNING:
             parser.error(f"--sudoku {name}: not of the tuning half ({', '.join(TUNING)})")
+    specs = [("--qwh", spec) for spec in args.qwh or []] + \
+        [("--qwh-count", spec) for spec in args.qwh_count]
+    if specs:
+        from bench_learning_tune import _unseen
+    for flag, spec in specs:
+        why = _unseen(spec)
+        if why:
+            parser.error(f"{flag} {spec}: {why}")
     try:
         args.blanked = tuple(qwh.seeds(args.blanked))
     except ValueError:
@@ -179,8 +194,8 @@ def _child(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         except (TypeError, ValueError) as err:
             parser.error(f"--config {options}: {err}")
     chosen = [(name, m, False) for name, m in sudokus(tuple(args.sudoku))] if args.sudoku else []
-    chosen += instances([], False, args.blanked)
-    if args.qwh or not (args.sudoku or args.blanked):
+    chosen += instances([], False, args.blanked, tuple(args.qwh_count))
+    if args.qwh or not (args.sudoku or args.blanked or args.qwh_count):
         chosen += instances(args.qwh or list(DEFAULT_QWH), False)
     print(measure.header(f"bench_learning_profile: {len(chosen)} tuning instances, "
                          f"{args.limit:g} s limit; CPU s"))

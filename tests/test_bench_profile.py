@@ -55,3 +55,18 @@ def test_a_sudoku_outside_the_tuning_half_is_refused(monkeypatch, capsys) -> Non
         profile.main()
     assert stop.value.code == 2
     assert "--sudoku michael404-TestData36-evil2: not of the tuning half" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag", ["--qwh", "--qwh-count"])
+def test_reported_quasigroups_are_refused(flag: str, monkeypatch, capsys) -> None:
+    # Seed 800 of 30:315 was reported on as never run (qwh.REPORTED): a
+    # profile must not tune on it, counted or to a first solution.
+    bench_scripts.load("qwh")
+    bench_scripts.load("bench_learning")
+    bench_scripts.load("bench_learning_tune")
+    profile = bench_scripts.load("bench_learning_profile")
+    monkeypatch.setattr("sys.argv", ["bench_learning_profile.py", flag, "30:315:799-800"])
+    with pytest.raises(SystemExit) as stop:
+        profile.main()
+    assert stop.value.code == 2
+    assert f"{flag} 30:315:799-800: seeds 799,800 were reported on" in capsys.readouterr().err
