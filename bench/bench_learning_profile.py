@@ -28,12 +28,12 @@ bench_learning_tune.py's (seeds reported on as never run are refused by both
 quasigroup options).
 
 Per configuration: the CPU seconds and conflicts over the instances (first
-solutions or counts, as bench_learning_tune.py), then each part of the kernel with its
-share of the kernel's cycles and its microseconds per conflict (its share of
-the CPU seconds, over the conflicts); an indented part is inside the one
-above it. Then counts per conflict. Shares are exact to a few percent: a
-counter read costs about 25 cycles, and a part of a few hundred cycles is
-read twice.
+solutions or counts, as bench_learning_tune.py), then each part of the
+kernel with its share of the kernel's cycles and its microseconds per
+conflict (its share of the CPU seconds, over the conflicts); an indented
+part is inside the one above it. Then counts per conflict. Shares are
+exact to a few percent: a counter read costs about 25 cycles, and a part of
+a few hundred cycles is read twice.
 """
 
 from __future__ import annotations
