@@ -150,14 +150,9 @@ def main() -> None:
     for name in args.sudoku:  # (before the patched kernels are built, which takes minutes)
         if name not in TUNING:
             parser.error(f"--sudoku {name}: not of the tuning half ({', '.join(TUNING)})")
-    specs = [("--qwh", spec) for spec in args.qwh or []] + \
-        [("--qwh-count", spec) for spec in args.qwh_count]
-    if specs:
-        from bench_learning_tune import _unseen
-    for flag, spec in specs:
-        why = _unseen(spec)
-        if why:
-            parser.error(f"{flag} {spec}: {why}")
+    if args.qwh or args.qwh_count:  # (the tuning script's refusal; imported only when needed)
+        from bench_learning_tune import refuse_untunable
+        refuse_untunable(parser, args.qwh or [], args.qwh_count)
     try:
         args.blanked = tuple(qwh.seeds(args.blanked))
     except ValueError:

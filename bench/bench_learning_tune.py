@@ -91,6 +91,17 @@ def _unseen(spec: str) -> str | None:
     return None
 
 
+def refuse_untunable(parser: argparse.ArgumentParser, first: list[str],
+                     counted: list[str]) -> None:
+    """Exit through `parser.error` at the first quasigroup spec, of `--qwh`
+    (`first`) or `--qwh-count` (`counted`), that is not for tuning (`_unseen`)."""
+    for flag, spec in [("--qwh", spec) for spec in first] + \
+            [("--qwh-count", spec) for spec in counted]:
+        why = _unseen(spec)
+        if why:
+            parser.error(f"{flag} {spec}: {why}")
+
+
 def _options(text: str) -> dict[str, Any]:
     try:
         value = ast.literal_eval(text)
@@ -217,11 +228,7 @@ def main() -> None:
             _parameters(parameters)
         except (AttributeError, TypeError, ValueError) as err:
             parser.error(f"--cpsat {parameters}: {err}")
-    for flag, spec in [("--qwh", spec) for spec in args.qwh or []] + \
-            [("--qwh-count", spec) for spec in args.qwh_count]:
-        why = _unseen(spec)
-        if why:
-            parser.error(f"{flag} {spec}: {why}")
+    refuse_untunable(parser, args.qwh or [], args.qwh_count)
     try:
         seeds = tuple(qwh.seeds(args.blanked))
     except ValueError:
