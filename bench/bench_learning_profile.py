@@ -31,7 +31,8 @@ Per configuration: the CPU seconds and conflicts over the instances (first
 solutions or counts, as bench_learning_tune.py), then each part of the
 kernel with its share of the kernel's cycles and its microseconds per
 conflict (its share of the CPU seconds, over the conflicts); an indented
-part is inside the one above it. Then counts per conflict. Shares are
+part is inside the one above it. Then counts per conflict, and the cycles
+spent in `narrow` itself (inside the parts where it is called). Shares are
 exact to a few percent: a counter read costs about 25 cycles, and a part of
 a few hundred cycles is read twice.
 """
@@ -84,9 +85,14 @@ COUNTS = [
     (17, "watches visited"),
     (30, "clause literals read looking for a new watch"),
     (31, "narrowings by learned clauses"),
+    (32, "levels jumped over by backjumps"),
+    (33, "narrowings undone by backjumps"),
+    (34, "narrowings by the asserted literals' propagation"),
+    (35, "narrowings undone by restarts"),
     (22, "Hall-set explanations"),
     (28, "hidden-single explanations"),
 ]
+NARROW_CYCLES = 36  # st[CY + 36]: the cycles spent inside `narrow` itself, wherever it is called
 
 
 def _cache() -> Path:
@@ -221,6 +227,11 @@ def _child(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         counts += [(total.get("propagations", 0), "propagator runs"),
                    (total.get("strong", 0), "strong runs")]
         print("a conflict: " + ", ".join(f"{n / conflicts:.1f} {label}" for n, label in counts))
+        if total.get("cy14"):
+            share = total[f"cy{NARROW_CYCLES}"] / kernel
+            print(f"narrow itself (inside the parts above): {100 * share:.1f}% of the kernel's "
+                  f"cycles, {1e6 * seconds * share / conflicts:.1f} us a conflict, "
+                  f"{total[f'cy{NARROW_CYCLES}'] / total['cy14']:.0f} cycles a narrowing")
         hall = total["cy22"]
         if hall:
             print(f"Hall sets: {total['cy26'] / hall:.2f} cells each; "
