@@ -227,11 +227,12 @@ def _child(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         counts += [(total.get("propagations", 0), "propagator runs"),
                    (total.get("strong", 0), "strong runs")]
         print("a conflict: " + ", ".join(f"{n / conflicts:.1f} {label}" for n, label in counts))
-        if total.get("cy14"):
-            share = total[f"cy{NARROW_CYCLES}"] / kernel
+        narrowings, in_narrow = total["cy14"], total[f"cy{NARROW_CYCLES}"]
+        if narrowings:
+            share = in_narrow / kernel
             print(f"narrow itself (inside the parts above): {100 * share:.1f}% of the kernel's "
                   f"cycles, {1e6 * seconds * share / conflicts:.1f} us a conflict, "
-                  f"{total[f'cy{NARROW_CYCLES}'] / total['cy14']:.0f} cycles a narrowing")
+                  f"{in_narrow / narrowings:.0f} cycles a narrowing")
         hall = total["cy22"]
         if hall:
             print(f"Hall sets: {total['cy26'] / hall:.2f} cells each; "
