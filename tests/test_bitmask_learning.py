@@ -365,25 +365,56 @@ def test_phase_saving_is_chosen_by_the_job() -> None:
     assert by_job.options.phase is None
     counted = BitmaskSearch(model, by_job.options)
     assert counted.count().count == completions
-    assert counted.options.phase is False and counted.state.st[layout.OPT_PHASE] == 0
+    # (Without phase saving, values by their activity: `value_activity`.)
+    saving, by_activity = layout.PHASE_SAVING, layout.VALUE_ACTIVITY
+    assert counted.options.phase is False
+    assert counted.state.st[layout.OPT_PHASE] == by_activity
     pair = BitmaskSearch(model, by_job.options, limit=2)
-    assert len(list(pair)) == 2 and pair.state.st[layout.OPT_PHASE] == 0
+    assert len(list(pair)) == 2 and pair.state.st[layout.OPT_PHASE] == by_activity
     first = BitmaskSearch(model, by_job.options, limit=1)
-    assert len(list(first)) == 1 and first.state.st[layout.OPT_PHASE] == 1
+    assert len(list(first)) == 1 and first.state.st[layout.OPT_PHASE] == saving
     for phase in (True, False):
         kept = BitmaskSearch(model, BitmaskBackend(learn=True, learn_after=0,
                                                    phase=phase).options)
         assert kept.count().count == completions
-        assert kept.state.st[layout.OPT_PHASE] == int(phase)
+        assert kept.state.st[layout.OPT_PHASE] == (saving if phase else by_activity)
     prepared = Prepared(model, by_job)
-    assert prepared.solutions({}).state.st[layout.OPT_PHASE] == 0
-    assert prepared.solutions({}, limit=1).state.st[layout.OPT_PHASE] == 1
+    assert prepared.solutions({}).state.st[layout.OPT_PHASE] == by_activity
+    assert prepared.solutions({}, limit=1).state.st[layout.OPT_PHASE] == saving
     # The command line's spec leaves it to the job, or takes a switch.
     assert csp.backends.get("bitmask:learn_after=0").options.phase is None
     assert csp.backends.get("bitmask:phase=false").options.phase is False
     assert csp.backends.get("bitmask:phase").options.phase is True
     with pytest.raises(TypeError, match="phase must be True or False or None, not 'no'"):
         BitmaskBackend(phase="no")  # type: ignore[arg-type]
+
+
+def test_values_by_their_activity_change_the_search_not_the_count() -> None:
+    """Without phase saving, a decision tries first its variable's value
+    least active in conflicts (`value_activity`, on by default): a different
+    search, the same counts (CP-SAT's, QUASIGROUPS); `value_activity=False`
+    tries the values in order, and phase saving, where on, comes first."""
+    for seed, completions in QUASIGROUPS:
+        model = _quasigroup(seed)
+        runs = {}
+        for value_activity in (True, False):
+            backend = BitmaskBackend(learn=True, learn_after=0, learn_restart=1,
+                                     value_activity=value_activity)
+            search = BitmaskSearch(model, backend.options)
+            result = search.count()
+            assert result.count == completions
+            assert search.state.st[layout.OPT_PHASE] == (
+                layout.VALUE_ACTIVITY if value_activity else 0)
+            activity = layout.learning_array(search.state, layout.L_AACT)
+            assert (activity.any() if value_activity else not activity.any())
+            runs[value_activity] = (result.stats.nodes, result.stats.extra["conflicts"])
+        assert runs[True] != runs[False]
+    first = BitmaskSearch(_quasigroup(1), BitmaskBackend(learn=True, learn_after=0,
+                                                        value_activity=True).options, limit=1)
+    assert len(list(first)) == 1 and first.state.st[layout.OPT_PHASE] == layout.PHASE_SAVING
+    assert csp.backends.get("bitmask:value_activity=false").options.value_activity is False
+    with pytest.raises(TypeError, match="value_activity must be True or False, not 'no'"):
+        BitmaskBackend(value_activity="no")  # type: ignore[arg-type]
 
 
 def test_a_learning_state_never_waits() -> None:

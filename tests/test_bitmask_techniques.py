@@ -45,6 +45,10 @@ VARIANTS = {
     # (Restarts by the job: Glucose's when counting, Luby's for a first solution.)
     "learn": {"learn": True, "learn_after": 0, "learn_restart": 3},
     "learn-luby": {"learn": True, "learn_after": 0, "learn_restart": 3, "restart_margin": 0},
+    # Values in order, and values by their activity for first solutions too.
+    "learn-values-in-order": {"learn": True, "learn_after": 0, "learn_restart": 3,
+                              "value_activity": False},
+    "learn-no-phase": {"learn": True, "learn_after": 0, "learn_restart": 3, "phase": False},
     "learn-tiny-database": {"learn": True, "learn_after": 0, "learn_restart": 2,
                             "max_clauses": 16, "max_literals": 64},
     # Glucose's restarts as often as they come: whenever the

@@ -48,6 +48,7 @@ from csp.backends.bitmask.layout import (
     DEPTH,
     FAILURES,
     FLOOR,
+    L_AACT,
     L_ACTIVITY,
     L_AVAR,
     L_CL_LITS,
@@ -65,6 +66,7 @@ from csp.backends.bitmask.layout import (
     LUBY_I,
     OPT_MARGIN,
     OPT_MINIMISE,
+    OPT_PHASE,
     OPT_RESTART,
     PHASE,
     PHASE_CHOOSE,
@@ -75,6 +77,7 @@ from csp.backends.bitmask.layout import (
     RESTART_NEXT,
     RESTARTS,
     TRAIL,
+    VALUE_ACTIVITY,
     WORK,
     WORK_STOP,
     jit,
@@ -149,6 +152,13 @@ def analyze(p, s, level):
         seen_neg[y] = 0
         seen_pos[y] = 0
     st[WORK] += st[AN_WORK] + st[AN_TOUCHED]
+    if st[OPT_PHASE] == VALUE_ACTIVITY:
+        aact = part(s, L_AACT)
+        inc = st[ACT_INC]
+        for i in range(n):
+            lit = lbuf[i]
+            if lit & 1:  # x != k in the clause: x = k took part in the conflict
+                aact[lit >> 1] += inc
     _decay(s)
     return n
 
@@ -162,6 +172,9 @@ def _decay(s):
     if inc > 1 << 50:
         for v in range(activity.shape[0]):
             activity[v] >>= 30
+        aact = part(s, L_AACT)
+        for a in range(aact.shape[0]):
+            aact[a] >>= 30
         inc >>= 30
     s.st[ACT_INC] = inc
 

@@ -173,13 +173,14 @@ OPT_MINIMISE = 51  # 1: learned clauses are minimised (`minimise`)
 AN_CHECK = 52  # minimisation: 1 + the trail entry whose explanation is being checked, or 0
 AN_FAIL = 53  # ... 1 once a literal of that explanation is not implied by the clause
 MINIMISED = 54  # literals minimisation removed from learned clauses
-OPT_PHASE = 55  # 1: a variable's decision tries its saved value first (phase saving)
+OPT_PHASE = 55  # a variable's decision tries first: 1 its saved value (phase saving), 2 its
+# value least active in conflicts (VALUE_ACTIVITY), 0 its lowest value
 REDUCE_GROW = 56  # clauses added to REDUCE_AT after each reduction (0: half as many again)
 OPT_MARGIN = 57  # restarts when LBD_FAST is over this % of LBD_SLOW (0: Luby's sequence)
 LBD_FAST = 58  # the learned clauses' literal block distance: moving average of the last ~32,
 LBD_SLOW = 59  # ... and of the last ~4,096 (both x 65,536; `analyze.average_lbd`)
 LEARN_AT = 60  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
-STATE_SIZE = LEARN_AT + 20 + 1  # (N_LEARN_PARTS, below, + 1)
+STATE_SIZE = LEARN_AT + 21 + 1  # (N_LEARN_PARTS, below, + 1)
 
 # Learning's arrays, packed into the one field State.learn: the kernel's calls
 # pass every array of State (seven words each), and 19 more fields cost the
@@ -205,7 +206,8 @@ L_WHEAD = 16  # per literal: its first watch (2 * clause + which of the two), or
 L_WNEXT = 17  # per watch: the next watch of the same literal, or -1
 L_EWORK = 18  # scratch of the explanations (matchings)
 L_PHASE = 19  # per variable: its value (one bit) when it was last fixed and undone, or 0
-N_LEARN_PARTS = 20
+L_AACT = 20  # per atom x = k: its activity in conflicts (bumped when a learned clause has x != k)
+N_LEARN_PARTS = 21
 assert STATE_SIZE == LEARN_AT + N_LEARN_PARTS + 1
 
 DECISION = -1  # the reason of a decision
@@ -216,6 +218,8 @@ COUNTS_STRONG = 1  # a narrowing that fixes no cell and leaves every removed val
 COUNTS_NONE = 2  # ... queues nothing (no strong reasoning is on)
 
 WDEG_OFF, WDEG_TIES, WDEG_RATIO = 0, 1, 2
+
+PHASE_SAVING, VALUE_ACTIVITY = 1, 2  # values of st[OPT_PHASE]
 
 PHASE_START = 0  # propagate the root
 PHASE_CHOOSE = 1  # the state is propagated: branch, or report a solution
@@ -233,9 +237,9 @@ Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places"
                                  "defer", "counts", "last", "learn", "learn_after",
                                  "learn_restart", "max_clauses", "max_literals", "activity",
                                  "minimise", "phase", "reduce_first", "reduce_grow",
-                                 "restart_margin"],
+                                 "restart_margin", "value_activity"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
-                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0])
+                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0, True])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -268,7 +272,9 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[RESTART_NEXT] = int(options.learn_restart)
     st[OPT_ACTIVITY] = int(options.activity)
     st[OPT_MINIMISE] = int(options.minimise)
-    st[OPT_PHASE] = int(bool(options.learn) and options.phase is not False)  # (None: as on)
+    st[OPT_PHASE] = (0 if not options.learn
+                     else PHASE_SAVING if options.phase is not False  # (None: as on)
+                     else VALUE_ACTIVITY if options.value_activity else 0)
     st[ACT_INC] = 1 << 20
     st[CONFLICT_VAR] = -1
     n_atoms = int(p.voff[-1])
@@ -310,6 +316,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         np.full(2 * n_clauses, -1, dtype=np.int64),  # wnext
         np.zeros(7 * 64 if options.learn else 1, dtype=np.int64),  # ework
         np.zeros(big, dtype=np.int64),  # phase
+        np.zeros(atoms, dtype=np.int64),  # aact
     ]
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every

@@ -17,6 +17,7 @@ from csp.backends.bitmask.layout import (
     FAILURES,
     FLOOR,
     FOUND,
+    L_AACT,
     L_PHASE,
     LAST_BIT,
     LAST_CHOICE,
@@ -33,6 +34,7 @@ from csp.backends.bitmask.layout import (
     PHASE_DONE,
     PHASE_NEXT,
     PHASE_PROBE,
+    PHASE_SAVING,
     PHASE_START,
     PROBE_AT,
     PROBE_CHANGED,
@@ -44,6 +46,7 @@ from csp.backends.bitmask.layout import (
     RESTART_AT,
     SOLUTIONS,
     TRAIL,
+    VALUE_ACTIVITY,
     WORK,
     WORK_STOP,
     jit,
@@ -172,8 +175,10 @@ def search(p, s, count_only, budget):
             if 0 < st[RESTART_AT] <= st[FAILURES]:
                 return RESTART
             bit = rem & -rem
-            if st[OPT_PHASE] != 0:
+            if st[OPT_PHASE] == PHASE_SAVING:
                 bit = _phase(p, s, depth, rem, bit)
+            elif st[OPT_PHASE] == VALUE_ACTIVITY and s.var_at[depth] >= 0:
+                bit = _calmest(p, s, depth, rem, bit)
             s.rem[depth] = rem ^ bit
             st[NODES] += 1
             v = s.var_at[depth]
@@ -220,6 +225,27 @@ def _phase(p, s, depth, rem, bit):
         x = p.cvars[e]
         if phase[x] != 0 and phase[x] == from_common(p, e, x, s.vbit[depth]):
             return b
+    return bit
+
+
+@jit
+def _calmest(p, s, depth, rem, bit):
+    """The value of level `depth`'s variable (of `rem`) least active in
+    conflicts: whose x = k the fewest recent learned clauses deny (`L_AACT`);
+    on ties the lowest. The value most likely to lead to a solution is tried
+    first: on the sudokus' tuning sets, 18 % fewer conflicts to count them
+    (bench/RESULTS.md, stop 55)."""
+    aact = part(s, L_AACT)
+    base = p.voff[s.var_at[depth]]
+    best = aact[base + lowest(bit)]
+    m = rem & (rem - 1)
+    while m != 0:
+        b = m & -m
+        m ^= b
+        a = aact[base + lowest(b)]
+        if a < best:
+            best = a
+            bit = b
     return bit
 
 
