@@ -5,7 +5,8 @@ under parameter variants, on the same instances.
 The tuning set (bench_learning.py, "Tuned on what you can see" in DESIGN.md):
 the tuning half of the large sudokus (`--sudokus`, counted), that half's
 36x36 minimal1 with one clue blanked (`--blanked`, counted; its own
-sudokus never reach learning), and balanced
+sudokus never reach learning; `--blanked-from` another of the half, with
+as many clues blanked as given), and balanced
 quasigroups with holes made from seeds (`--qwh`, first solutions; by default
 bqwh-30-330 seeds 0-19 and bqwh-30-360 seeds 0-4; `--qwh-count`, counted,
 as a count's restarts are chosen apart). The held-out sets are
@@ -19,6 +20,8 @@ there. Seeds tuned on are listed in `qwh.TUNED`.
     python bench/bench_learning_tune.py --blanked 0,4,5 --cpsat "{'restart_algorithms': [0]}"
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --backend sat
     python bench/bench_learning_tune.py --blanked --config "{}" --cpsat "{}"
+    python bench/bench_learning_tune.py --blanked 0-5 --blanked-from \
+        michael404-TestData36-puzzel1:8 --limit 20 --config "{}"
     python bench/bench_learning_tune.py --qwh-count 30:315:0-39 --config "{}" \\
         --config "{'restart_margin': 0}"
 
@@ -43,11 +46,13 @@ from typing import Any
 
 import qwh  # (bench/qwh.py, beside this script)
 from bench_learning import (
+    BLANKED_FROM,
     BLANKED_SEEDS,
     TUNING,
     _bitmask,
     backend_run,
     blanked,
+    blanked_text,
     quasigroups,
     sudokus,
 )
@@ -62,14 +67,16 @@ DEFAULT_QWH = ("30:330:0-19", "30:360:0-4")
 
 
 def instances(specs: list[str], with_sudokus: bool, blanked_seeds: tuple[int, ...] = (),
-              counted: tuple[str, ...] = ()) -> list[tuple[str, Model, bool]]:
+              counted: tuple[str, ...] = (), blanked_from: tuple[str, int] = (BLANKED_FROM, 1)
+              ) -> list[tuple[str, Model, bool]]:
     """(name, model, first solution only) for each instance of the tuning set:
     the quasigroups of `specs` solved to a first solution, those of `counted`
-    counted."""
+    counted, the sudokus counted (`blanked_from`: the tuning sudoku and how
+    many of its clues the blanked ones lose)."""
     chosen: list[tuple[str, Model, bool]] = []
     if with_sudokus:
         chosen += [(name, m, False) for name, m in sudokus(TUNING)]
-    chosen += [(*blanked(seed), False) for seed in blanked_seeds]
+    chosen += [(*blanked(seed, *blanked_from), False) for seed in blanked_seeds]
     return chosen + quasigroups(specs, True) + quasigroups(counted, False)
 
 
@@ -204,6 +211,10 @@ def main() -> None:
                              "each seed (as 0,4,5 or 0-9; default "
                              f"{','.join(map(str, BLANKED_SEEDS))}), counted; without "
                              "--qwh, instead of the default quasigroups")
+    parser.add_argument("--blanked-from", default=f"{BLANKED_FROM}:1", metavar="NAME:CLUES",
+                        help="the tuning half's sudoku that --blanked blanks, and how many "
+                             "clues (default %(default)s; a second sudoku set since stop 55: "
+                             "michael404-TestData36-puzzel1:8)")
     parser.add_argument("--config", action="append", type=_options, default=[],
                         metavar="DICT", help="BitmaskBackend options (repeatable)")
     parser.add_argument("--cpsat", action="append", type=_options, default=[],
@@ -233,9 +244,18 @@ def main() -> None:
         seeds = tuple(qwh.seeds(args.blanked))
     except ValueError:
         parser.error(f"--blanked {args.blanked}: not seeds, e.g. 0,4,5 or 0-9")
+    name, colon, clues = args.blanked_from.rpartition(":")
+    if not colon or not clues.isdigit():
+        parser.error(f"--blanked-from {args.blanked_from}: not NAME:CLUES, e.g. "
+                     f"michael404-TestData36-puzzel1:8")
+    try:
+        blanked_from = (name, int(clues))
+        blanked_text(0, *blanked_from)  # (a reported sudoku, or too many clues, refused here)
+    except ValueError as err:
+        parser.error(f"--blanked-from {args.blanked_from}: {err}")
     specs = args.qwh if args.qwh is not None else [] if seeds or args.qwh_count \
         else list(DEFAULT_QWH)
-    chosen = instances(specs, args.sudokus, seeds, tuple(args.qwh_count))
+    chosen = instances(specs, args.sudokus, seeds, tuple(args.qwh_count), blanked_from)
     print(measure.header(f"bench_learning_tune: {len(chosen)} tuning instances, "
                          f"{args.limit:g} s limit; CPU s"))
     print("instances: " + " ".join(name for name, _, _ in chosen))

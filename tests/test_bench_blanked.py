@@ -70,3 +70,24 @@ def test_cpsat_parameters_for_tuning_take_repeated_fields():
     assert solver.parameters.num_workers == 1 and solver.parameters.restart_period == 100
     with pytest.raises(AttributeError):
         tune._parameters({"restart_algorithm": [0]})
+
+
+def test_the_tuning_script_blanks_another_tuning_sudoku(monkeypatch, capsys):
+    """`--blanked-from NAME:CLUES` (the second sudoku set, stop 55) takes
+    another sudoku of the tuning half; a reported one, or more clues than it
+    has, is an argument error, said before any run."""
+    tune = bench_scripts.load("bench_learning_tune")
+    [(name, model, first)] = tune.instances([], False, (3,), (),
+                                            ("michael404-TestData36-puzzel1", 8))
+    assert name == "michael404-TestData36-puzzel1-blank8-seed3" and not first
+    assert len(model.variables) == 1296
+    for spec, why in (("michael404-TestData36-evil1:8", "not of the tuning half"),
+                      ("michael404-TestData36-puzzel1:5000", "cannot blank 5000"),
+                      ("michael404-TestData36-puzzel1", "not NAME:CLUES")):
+        monkeypatch.setattr("sys.argv", ["bench_learning_tune.py", "--blanked", "0",
+                                         "--blanked-from", spec, "--config", "{}"])
+        with pytest.raises(SystemExit) as stop:
+            tune.main()
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert f"--blanked-from {spec}: " in err and why in err

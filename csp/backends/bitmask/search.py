@@ -233,7 +233,7 @@ def _calmest(p, s, depth, rem, bit):
     """The value of level `depth`'s variable (of `rem`) least active in
     conflicts: whose x = k the fewest recent learned clauses deny (`L_AACT`);
     on ties the lowest. The value most likely to lead to a solution is tried
-    first: on the sudokus' tuning sets, 18 % fewer conflicts to count them
+    first: on the blanked sudokus, 18 % fewer conflicts to count them
     (bench/RESULTS.md, stop 55)."""
     aact = part(s, L_AACT)
     base = p.voff[s.var_at[depth]]
