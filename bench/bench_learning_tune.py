@@ -20,7 +20,7 @@ there. Seeds tuned on are listed in `qwh.TUNED`.
     python bench/bench_learning_tune.py --blanked 0,4,5 --cpsat "{'restart_algorithms': [0]}"
     python bench/bench_learning_tune.py --qwh 30:330:0-19 --backend sat
     python bench/bench_learning_tune.py --blanked --config "{}" --cpsat "{}"
-    python bench/bench_learning_tune.py --blanked 0-5 --blanked-from \
+    python bench/bench_learning_tune.py --blanked 0-5 --blanked-from \\
         michael404-TestData36-puzzel1:8 --limit 20 --config "{}"
     python bench/bench_learning_tune.py --qwh-count 30:315:0-39 --config "{}" \\
         --config "{'restart_margin': 0}"
