@@ -18,6 +18,7 @@ from shared_models import brute_force, overlapping_all_differents, queens_model
 import csp
 from csp import AllDifferent, Model, Status
 from csp.backends.bitmask import BitmaskBackend, domains, kernel, layout, learn, matching
+from csp.backends.bitmask.compile import compile_model
 from csp.bench.instances import OPENED_COUNT, sudoku_opened
 from csp.problems import kakuro, sudoku
 
@@ -234,6 +235,34 @@ def test_an_all_different_too_wide_for_place_masks() -> None:
     m.add(AllDifferent(xs))
     for options in ({}, {"counts": False}, {"restarts": 1}):
         assert BitmaskBackend(**options).count(m).count == 71
+
+
+def test_givens_leave_their_all_differents_and_the_counts_stay() -> None:
+    # A given (a variable of one value) leaves each all-different it is in,
+    # and the other cells lose its value in their initial masks, so the
+    # kernel scans only the open cells. A 4x4 Latin square with two givens
+    # per row and column (one completion).
+    grid = [[0, 1, -1, -1], [1, -1, 3, -1], [-1, 3, -1, 1], [-1, -1, 1, 0]]
+    m = Model()
+    cells = [[m.var((r, c), [v] if v >= 0 else range(4)) for c, v in enumerate(row)]
+             for r, row in enumerate(grid)]
+    for k in range(4):
+        m.add(AllDifferent(cells[k]))
+        m.add(AllDifferent([row[k] for row in cells]))
+    problem = compile_model(m).problem
+    givens = {4 * r + c for r, row in enumerate(grid) for c, v in enumerate(row) if v >= 0}
+    for c in np.flatnonzero(problem.kind == layout.ALLDIFF):
+        scope = problem.cvars[problem.cstart[c]:problem.cstart[c + 1]]
+        assert 0 < len(scope) <= 2 and not givens & set(scope.tolist())
+    assert int(problem.dom0[2]) == 0b100  # (0, 2) lost 0, 1 (its row's givens) and 3 (its column's)
+    solutions = brute_force(m)
+    for options in ({}, {"learn_after": 0}, {"matching": False, "counts": False}):
+        assert BitmaskBackend(**options).count(m).count == len(solutions) == 1
+    # Two givens of one value stay in: the root fails, as it would without this.
+    clash = Model()
+    clash.add(AllDifferent([clash.var("a", [1]), clash.var("b", [1]), clash.var("c", [1, 2])]))
+    assert len(np.flatnonzero(compile_model(clash).problem.cvars >= 0)) == 3
+    assert BitmaskBackend().count(clash).count == 0
 
 
 def test_a_last_conflict_on_a_value_that_may_go_unused_is_not_branched_on() -> None:

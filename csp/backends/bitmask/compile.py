@@ -222,6 +222,7 @@ class _Builder:
         self._emit(NOTEQUAL, [x, y], [len(map_xy), len(map_yx), *map_xy, *map_yx])
 
     def _all_different(self, scope: list[int]) -> None:
+        scope = self._without_givens(scope)
         if len(scope) < 2:
             return
         if len({self.domain_id[v] for v in scope}) == 1:
@@ -235,6 +236,31 @@ class _Builder:
             return
         self.alldiff_union[len(self.kind)] = tuple(union)
         self._emit(ALLDIFF, scope, [len(union)], union)
+
+    def _without_givens(self, scope: list[int]) -> list[int]:
+        """An all-different's variables less its givens (one value each), whose
+        values the others lose here, in their initial masks. The kernel then
+        never reads the givens again: a 30x30 quasigroup with 315 holes keeps
+        10 or 11 cells of 30 per row, and its singles, matching and
+        explanations scan a third as many cells per run (bench/RESULTS.md,
+        stop 57). Two givens of one value are left in: the root then fails."""
+        givens: dict[int, int] = {}  # given -> its value
+        for x in scope:
+            d = self.dom0[x]
+            if d > 0 and d & (d - 1) == 0:
+                givens[x] = self.layout[x][d.bit_length() - 1]
+            elif d == _bit(63):
+                givens[x] = self.layout[x][63]
+        if not givens or len(set(givens.values())) < len(givens):
+            return scope
+        rest = [x for x in scope if x not in givens]
+        for x in rest:
+            bit_of = self.bit_of[x]
+            for value in givens.values():
+                k = bit_of.get(value)
+                if k is not None:
+                    self.dom0[x] &= ~_bit(k)
+        return rest
 
     def terms(self, c: Linear, scope: list[int]) -> tuple[list[int], list[int]]:
         """The weights and variables of a sum's terms of weight other than 0

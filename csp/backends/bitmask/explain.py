@@ -117,7 +117,10 @@ def add_neg(p, s, an, x, mask):
     trail_new = part(s, L_TRAIL_NEW)
     trail_prev = part(s, L_TRAIL_PREV)
     vlast = part(s, L_VLAST)
-    mask &= ~seen_neg[x]
+    # (A value out of x's initial mask is out from the start: a literal of
+    # level 0, never in a clause. Those of the givens that compiling took
+    # from their all-differents' other cells are such values.)
+    mask &= p.dom0[x] & ~seen_neg[x]
     if mask == 0:
         return
     if an[AN_CHECK] != 0:
@@ -169,7 +172,7 @@ def add_pos(p, s, an, x, bit):
     if lev == 0:
         return
     if an[AN_CHECK] != 0:  # implied if every other value of x is out (in the set)
-        if (part(s, L_SEEN_NEG)[x] | bit) & p.full[x] != p.full[x]:
+        if (part(s, L_SEEN_NEG)[x] | bit) & p.dom0[x] != p.dom0[x]:
             an[AN_FAIL] = 1
         return
     _touch(s, an, x)
@@ -363,7 +366,7 @@ def hidden_single(p, s, an, c, t, skip, valbit):
     union = 0
     for e in range(a, b):
         y = p.cvars[e]
-        union |= to_common(p, e, p.full[y])
+        union |= to_common(p, e, p.dom0[y])
         if y != skip and to_common(p, e, dom_at(s, y, t)) & valbit:
             return False
     an[AN_WORK] += b - a
