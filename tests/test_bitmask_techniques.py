@@ -237,32 +237,35 @@ def test_an_all_different_too_wide_for_place_masks() -> None:
         assert BitmaskBackend(**options).count(m).count == 71
 
 
-def test_givens_leave_their_all_differents_and_the_counts_stay() -> None:
-    # A given (a variable of one value) leaves each all-different it is in,
-    # and the other cells lose its value in their initial masks, so the
-    # kernel scans only the open cells. A 4x4 Latin square with two givens
-    # per row and column (one completion).
-    grid = [[0, 1, -1, -1], [1, -1, 3, -1], [-1, 3, -1, 1], [-1, -1, 1, 0]]
-    m = Model()
-    cells = [[m.var((r, c), [v] if v >= 0 else range(4)) for c, v in enumerate(row)]
-             for r, row in enumerate(grid)]
-    for k in range(4):
-        m.add(AllDifferent(cells[k]))
-        m.add(AllDifferent([row[k] for row in cells]))
-    problem = compile_model(m).problem
-    givens = {4 * r + c for r, row in enumerate(grid) for c, v in enumerate(row) if v >= 0}
+def test_givens_leave_their_large_all_differents_and_the_count_stays(shared_data: Path) -> None:
+    # A given (a variable of one value) leaves each all-different of more than
+    # KEEP_GIVENS variables, and the other cells lose its value from their
+    # initial masks: the kernel scans only the open cells. A published 25x25
+    # sudoku (tests/data/sudoku/sudoku_large.json), proved unique with its
+    # published solution, with and without learning.
+    entries = json.loads((shared_data / "sudoku" / "sudoku_large.json").read_text())["puzzles"]
+    entry = next(e for e in entries if e["name"] == "michael404-TestData25-puzzel1")
+    [puzzle] = sudoku.parse(entry["puzzle"], symbols=entry["symbols"])
+    model = sudoku.declare(puzzle, form="model")
+    assert isinstance(model, Model)
+    problem = compile_model(model).problem
+    givens = {i for i, g in enumerate(puzzle.givens) if g}
+    sizes = []
     for c in np.flatnonzero(problem.kind == layout.ALLDIFF):
-        scope = problem.cvars[problem.cstart[c]:problem.cstart[c + 1]]
-        assert 0 < len(scope) <= 2 and not givens & set(scope.tolist())
-    assert int(problem.dom0[2]) == 0b100  # (0, 2) lost 0, 1 (its row's givens) and 3 (its column's)
-    solutions = brute_force(m)
-    for options in ({}, {"learn_after": 0}, {"matching": False, "counts": False}):
-        assert BitmaskBackend(**options).count(m).count == len(solutions) == 1
-    # Two givens of one value stay in: the root fails, as it would without this.
-    clash = Model()
-    clash.add(AllDifferent([clash.var("a", [1]), clash.var("b", [1]), clash.var("c", [1, 2])]))
-    assert len(np.flatnonzero(compile_model(clash).problem.cvars >= 0)) == 3
-    assert BitmaskBackend().count(clash).count == 0
+        scope = problem.cvars[problem.cstart[c]:problem.cstart[c + 1]].tolist()
+        assert not givens & set(scope)
+        sizes.append(len(scope))
+    assert len(sizes) == 75 and max(sizes) < 25
+    blank = min(set(range(625)) - givens)  # row 0: it lost each of that row's givens
+    row = {puzzle.givens[c] for c in range(25)} - {0}
+    assert row and not any(int(problem.dom0[blank]) >> (g - 1) & 1 for g in row)
+    for options in ({}, {"learn_after": 0}):
+        result = BitmaskBackend(**options).count(model)
+        assert (result.count, result.status) == (1, Status.COMPLETE)
+    [only] = BitmaskBackend().solutions(model)
+    assert sudoku.format(puzzle, sudoku.decode(puzzle, only)) == entry["solution"]
+    # The model itself is untouched: only the kernel's masks lost values.
+    assert len(model.variables[list(model.variables)[blank]].domain) == 25
 
 
 def test_a_last_conflict_on_a_value_that_may_go_unused_is_not_branched_on() -> None:

@@ -12,7 +12,8 @@ Glossary:
   in the union, as for sudoku and kakuro) or bit by bit through `tmap`.
 
 Unary constraints (`x == 3`, `x != 3`) are applied to the initial masks here
-and cost nothing during search.
+and cost nothing during search; so are the givens of a large all-different,
+which then leave it (`_Builder._without_givens`).
 
 Logic is lowered by `compile_logic` (clauses, parities, reified sums and
 equalities over literals), the functions and globals by `compile_globals`.
@@ -87,6 +88,14 @@ class Compiled:
     values: list[tuple[int, ...]]
     feasible: bool
     """False when a constraint over no variable is already violated."""
+
+
+KEEP_GIVENS = 16
+"""An all-different of at most this many variables keeps its givens (see
+`_Builder._without_givens`): scanning a few more cells costs its searches
+less than taking them out costs the compiling of each puzzle, whose
+all-differents then share no structure with another puzzle's (9x9 sudokus
+compiled one by one: 0.39 against 0.72 ms each, bench/RESULTS.md, stop 57)."""
 
 
 class _Builder:
@@ -243,7 +252,10 @@ class _Builder:
         never reads the givens again: a 30x30 quasigroup with 315 holes keeps
         10 or 11 cells of 30 per row, and its singles, matching and
         explanations scan a third as many cells per run (bench/RESULTS.md,
-        stop 57). Two givens of one value are left in: the root then fails."""
+        stop 57). Two givens of one value are left in: the root then fails.
+        An all-different of at most KEEP_GIVENS variables keeps them all."""
+        if len(scope) <= KEEP_GIVENS:
+            return scope
         givens: dict[int, int] = {}  # given -> its value
         for x in scope:
             d = self.dom0[x]
