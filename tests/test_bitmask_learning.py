@@ -474,6 +474,30 @@ def test_learning_that_waits_does_not_start_under_solutions() -> None:
     assert unique(once) == 724 and once.stats.extra["restarts"] == 1
 
 
+def test_learning_that_waits_counts_from_the_start_once_solutions_are_rare() -> None:
+    """10 queens fails some five times a solution: with `learn_rare` 20 (the
+    default) its solutions are frequent and the wait for 300 failures counts
+    since the last one, so the search stays plain; with `learn_rare` 1 they
+    are rare, the wait counts from the start, and learning starts at a
+    restart between its solutions. Either way, every solution once."""
+    def search(rare: int) -> BitmaskSearch:
+        backend = BitmaskBackend(learn_after=300, restarts=10, learn_restart=3,
+                                 learn_rare=rare)
+        found = backend.solutions(queens_model(10))
+        solutions = [tuple(sorted(s.items(), key=repr)) for s in found]
+        assert len(solutions) == len(set(solutions)) == 724  # OEIS A000170
+        return found
+
+    frequent = search(20)
+    assert frequent.stats.failures < 20 * 724
+    assert frequent.stats.extra["conflicts"] == 0 and frequent.state.learn.size == 1
+    rare = search(1)
+    assert rare.stats.extra["conflicts"] > 0 and rare.state.learn.size > 1
+    assert BitmaskBackend().options.learn_rare == 20
+    with pytest.raises(ValueError, match="learn_rare must be a whole number >= 0"):
+        BitmaskBackend(learn_rare=-1)
+
+
 def test_a_solution_found_early_does_not_keep_the_proof_plain() -> None:
     """The second 25x25 sudoku of `csp bench --suite full` finds its solution
     within a few thousand failures of the plain search, and needs some 18,000

@@ -237,9 +237,9 @@ Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places"
                                  "defer", "counts", "last", "learn", "learn_after",
                                  "learn_restart", "max_clauses", "max_literals", "activity",
                                  "minimise", "phase", "reduce_first", "reduce_grow",
-                                 "restart_margin", "value_activity"],
+                                 "restart_margin", "value_activity", "learn_rare"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
-                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0, True])
+                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0, True, 0])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 

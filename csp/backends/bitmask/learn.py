@@ -29,7 +29,10 @@ explored ones the restart cuts, and the floor starts again at the root. (So
 a sudoku's proof of uniqueness after an early solution is learned from:
 bench/RESULTS.md, stop 43.) Solutions are seen at restarts only: the
 failures count from the first restart after the last solution
-(`BitmaskSearch` passes that count as `quiet_from`). The nogoods so far stay, as
+(`BitmaskSearch` passes that count as `quiet_from`), or from the start
+once solutions are rare (`quiet_from`, `Options.learn_rare`: a count of
+solutions spread through a long search, as a quasigroup's with a few
+hundred, pays for learning as a proof does; bench/RESULTS.md, stop 58). The nogoods so far stay, as
 constraints whose explanations are their scope's literals
 (`explain.generic`); a clause learned from them is implied by the model and
 the nogoods, which cut only explored subtrees, so it removes no solution not
@@ -108,6 +111,26 @@ def start_state(p: Problem, options: Options) -> State:
 def _waiting(options: Options) -> bool:
     """Whether learning waits for `learn_after` failures."""
     return bool(options.learn) and options.learn_after > 0
+
+
+def quiet_from(options: Options, failures: int, solutions: int, seen_at: int) -> int:
+    """The failure from which learning's wait is counted, at a restart after
+    `failures` with `solutions` found so far, the latest seen at the restart
+    after `seen_at` failures: there while solutions are frequent, 0 (the
+    start) once they are rare, `options.learn_rare` failures or more per
+    solution (0: never rare).
+
+    >>> from csp.backends.bitmask.layout import Options
+    >>> waiting = Options(learn=True, learn_after=10_000, learn_rare=20)
+    >>> quiet_from(waiting, 12_000, 3_000, 11_000)  # 4 failures a solution
+    11000
+    >>> quiet_from(waiting, 12_000, 60, 11_000)  # 200 failures a solution
+    0
+    >>> quiet_from(waiting._replace(learn_rare=0), 12_000, 60, 11_000)
+    11000
+    """
+    rare = options.learn_rare > 0 and failures >= options.learn_rare * solutions
+    return 0 if rare else seen_at
 
 
 def _cap(options: Options, restart_at: int, quiet_from: int = 0) -> int:
