@@ -32,11 +32,11 @@ failures count from the first restart after the last solution
 (`BitmaskSearch` passes that count as `quiet_from`), or from the start
 once solutions are rare (`quiet_from`, `Options.learn_rare`: a count of
 solutions spread through a long search, as a quasigroup's with a few
-hundred, pays for learning as a proof does; bench/RESULTS.md, stop 58). The nogoods so far stay, as
-constraints whose explanations are their scope's literals
-(`explain.generic`); a clause learned from them is implied by the model and
-the nogoods, which cut only explored subtrees, so it removes no solution not
-yet counted.
+hundred, pays for learning as a proof does; bench/RESULTS.md, stop 58).
+The nogoods so far stay, as constraints whose explanations are their
+scope's literals (`explain.generic`); a clause learned from them is implied
+by the model and the nogoods, which cut only explored subtrees, so it
+removes no solution not yet counted.
 """
 
 from __future__ import annotations
