@@ -61,6 +61,7 @@ def test_random_models_learning_against_brute_force(seed: int) -> None:
     learning = csp.count(model, BitmaskBackend(**LEARN))
     assert learning.count == plain
     assert csp.count(model, BitmaskBackend(**LEARN, minimise=True)).count == plain
+    assert csp.count(model, BitmaskBackend(**LEARN, clauses_last=False)).count == plain
     # Learning from a restart after a few failures, where no solution was found yet:
     waiting = BitmaskBackend(learn=True, learn_after=3, restarts=1, learn_restart=3)
     assert csp.count(model, waiting).count == plain
@@ -415,6 +416,34 @@ def test_values_by_their_activity_change_the_search_not_the_count() -> None:
     assert csp.backends.get("bitmask:value_activity=false").options.value_activity is False
     with pytest.raises(TypeError, match="value_activity must be True or False, not 'no'"):
         BitmaskBackend(value_activity="no")  # type: ignore[arg-type]
+
+
+def test_clauses_last_changes_the_search_not_the_count() -> None:
+    """The learned clauses run once the constraints have settled
+    (`clauses_last`, on by default), or first, whenever a narrowing was
+    made: the same fixpoint at every node that does not fail, another
+    conflict found first where one does, so another search with the same
+    counts (CP-SAT's, QUASIGROUPS), and clauses that hold in every solution
+    either way."""
+    runs = {}
+    for clauses_last in (True, False):
+        backend = BitmaskBackend(**LEARN, clauses_last=clauses_last)
+        for seed, completions in QUASIGROUPS:
+            search = BitmaskSearch(_quasigroup(seed), backend.options)
+            result = search.count()
+            assert result.count == completions
+            assert search.state.st[layout.OPT_CLAUSES_LAST] == int(clauses_last)
+            runs[clauses_last, seed] = result.stats.extra["conflicts"]
+            assert runs[clauses_last, seed] > 0
+        search = BitmaskSearch(queens_model(8), backend.options)
+        solutions = list(search)
+        assert len(solutions) == 92  # OEIS A000170
+        _assert_clauses_hold(search, solutions)
+    assert any(runs[True, seed] != runs[False, seed] for seed, _ in QUASIGROUPS)
+    assert BitmaskBackend().options.clauses_last is True
+    assert csp.backends.get("bitmask:clauses_last=false").options.clauses_last is False
+    with pytest.raises(TypeError, match="clauses_last must be True or False, not 1"):
+        BitmaskBackend(clauses_last=1)  # type: ignore[arg-type]
 
 
 def test_a_learning_state_never_waits() -> None:

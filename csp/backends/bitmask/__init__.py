@@ -195,6 +195,18 @@ solutions are spread through a long search learns: on the first counted
 half of the quasigroup tuning set the 37 instances that finish took 0.81x
 the time (13.8 s against 16.7 and 17.4; 50: 14.6 s), and the second half
 the same within noise (57.6 s against 55.7; bench/RESULTS.md, stop 58)."""
+CLAUSES_LAST = True
+"""Learning: the learned clauses are propagated once the constraints'
+queues are empty, not first whenever a narrowing was made. Either order
+reaches the same fixpoint at a node that does not fail; at one that does,
+the constraints usually find the conflict, and every clause watch visited
+before it was work lost. Chosen on the tuning sets (bench/RESULTS.md, stop
+59): a conflict of the second counted quasigroup half 175 -> 109 us, for
+more conflicts, the 17 instances that finish 0.75x the time (each faster);
+the first counted half 0.85x (the 37 that finish), and one more finishes;
+the blanked sudokus the same (PAR2 37.6 s either way) and the second sudoku
+set 1.05x. Clauses after the singles but before the matching did worse on
+the quasigroups (0.85x and 0.88x)."""
 RESTARTS = 100
 """The default first restart cutoff, in failures: 30 and 1,000 did worse on
 the 25x25 and 36x36 sudokus (bench/RESULTS.md)."""
@@ -230,7 +242,7 @@ class BitmaskBackend:
                  max_clauses: int | None = None, max_literals: int | None = None,
                  activity: bool = True, minimise: bool = False, phase: bool | None = None,
                  reduce_first: int | None = None, reduce_grow: int | None = None,
-                 value_activity: bool = True) -> None:
+                 value_activity: bool = True, clauses_last: bool = CLAUSES_LAST) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -284,7 +296,11 @@ class BitmaskBackend:
         its value least active in conflicts, the one whose x = k the fewest
         recent learned clauses deny (False: its values in order; 0.86 and 0.75
         times the time on two sudoku tuning sets, the quasigroups' the same,
-        bench/RESULTS.md, stop 55); `reduce_first`:
+        bench/RESULTS.md, stop 55); `clauses_last`: with learning, the
+        learned clauses are propagated once the constraints have settled
+        (False: first, each time a narrowing is made; the same fixpoint, but
+        most conflicts are the constraints', and the clauses' watches visited
+        before one are work lost: CLAUSES_LAST); `reduce_first`:
         the database is first reduced (its worst half deleted) at that many
         clauses (or a quarter of the database, if fewer), then at
         `reduce_grow` more each time (None: REDUCE_FIRST, and half as many
@@ -295,7 +311,7 @@ class BitmaskBackend:
         switches = {"matching": matching, "locked": locked, "probe": probe, "places": places,
                     "defer": defer, "counts": counts, "last": last, "learn": learn,
                     "activity": activity, "minimise": minimise, "phase": phase,
-                    "value_activity": value_activity}
+                    "value_activity": value_activity, "clauses_last": clauses_last}
         for name, value in switches.items():
             if value is None and name in _BY_THE_JOB:
                 continue  # (the job's choice: `for_the_job`)
@@ -322,7 +338,7 @@ class BitmaskBackend:
                                       max_clauses or 0, max_literals or 0, activity, minimise,
                                       phase, reduce_first or REDUCE_FIRST,
                                       reduce_grow or REDUCE_GROW, restart_margin,
-                                      value_activity, learn_rare)
+                                      value_activity, learn_rare, clauses_last)
 
     def configured(self, options: str) -> BitmaskBackend:
         """This backend with `options`, for `backends.get("bitmask:OPTIONS")`

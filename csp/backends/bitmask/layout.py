@@ -179,7 +179,9 @@ REDUCE_GROW = 56  # clauses added to REDUCE_AT after each reduction (0: half as 
 OPT_MARGIN = 57  # restarts when LBD_FAST is over this % of LBD_SLOW (0: Luby's sequence)
 LBD_FAST = 58  # the learned clauses' literal block distance: moving average of the last ~32,
 LBD_SLOW = 59  # ... and of the last ~4,096 (both x 65,536; `analyze.average_lbd`)
-LEARN_AT = 60  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
+OPT_CLAUSES_LAST = 60  # 1: the learned clauses run once the constraints' queues are empty
+# (0: first, whenever the trail has grown; `propagate`)
+LEARN_AT = 61  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
 STATE_SIZE = LEARN_AT + 21 + 1  # (N_LEARN_PARTS, below, + 1)
 
 # Learning's arrays, packed into the one field State.learn: the kernel's calls
@@ -237,9 +239,10 @@ Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places"
                                  "defer", "counts", "last", "learn", "learn_after",
                                  "learn_restart", "max_clauses", "max_literals", "activity",
                                  "minimise", "phase", "reduce_first", "reduce_grow",
-                                 "restart_margin", "value_activity", "learn_rare"],
+                                 "restart_margin", "value_activity", "learn_rare",
+                                 "clauses_last"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
-                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0, True, 0])
+                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0, True, 0, True])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -272,6 +275,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[RESTART_NEXT] = int(options.learn_restart)
     st[OPT_ACTIVITY] = int(options.activity)
     st[OPT_MINIMISE] = int(options.minimise)
+    st[OPT_CLAUSES_LAST] = int(options.clauses_last)
     st[OPT_PHASE] = (0 if not options.learn
                      else PHASE_SAVING if options.phase is not False  # (None: as on)
                      else VALUE_ACTIVITY if options.value_activity else 0)

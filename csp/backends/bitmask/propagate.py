@@ -4,6 +4,9 @@ propagator.
 Two queues, both circular, in `State`: `queue` (every constraint woken by a
 narrowing, `inq` marks it) and `strong` (all-differents whose strong reasoning
 waits for the first queue to empty, `instrong` marks it; see `OPT_DEFER`).
+With learning, the learned clauses (`learned`) are propagated from the trail
+once both queues are empty (`OPT_CLAUSES_LAST`; 0: first, whenever the trail
+has grown), and their narrowings wake the constraints again.
 
 A propagator is `f(p, s, c) -> bool`: it narrows the domains of constraint c's
 variables only through `domains.narrow`, runs to its own fixpoint (c stays
@@ -38,6 +41,7 @@ from csp.backends.bitmask.layout import (
     N_CLAUSES,
     NOGOOD,
     NOTEQUAL,
+    OPT_CLAUSES_LAST,
     OPT_DEFER,
     OPT_LOCKED,
     OPT_MATCHING,
@@ -87,9 +91,13 @@ def propagate(p, s):
     st = s.st
     defer = st[OPT_DEFER] != 0 and (st[OPT_MATCHING] != 0 or st[OPT_LOCKED] != 0)
     clauses = st[N_CLAUSES] > 0
+    last = st[OPT_CLAUSES_LAST] != 0
     while True:
-        if clauses and st[CLHEAD] < st[TRAIL]:
-            # The learned clauses first: they are cheap, and may fail at once.
+        if clauses and st[CLHEAD] < st[TRAIL] and (
+                not last or (st[QCOUNT] == 0 and st[SCOUNT] == 0)):
+            # The learned clauses last (unless OPT_CLAUSES_LAST is 0): most
+            # conflicts are the constraints', and the clause watches visited
+            # before one are work lost (`bitmask.CLAUSES_LAST`).
             c = -1
             ok = propagate_clauses(p, s)
         elif st[QCOUNT] > 0:
