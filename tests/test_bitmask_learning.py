@@ -446,6 +446,46 @@ def test_clauses_last_changes_the_search_not_the_count() -> None:
         BitmaskBackend(clauses_last=1)  # type: ignore[arg-type]
 
 
+def _implied_literals(search: BitmaskSearch, clause: list[tuple[int, int, bool]]) -> int:
+    """How many of a learned clause's x = k another of its literals implies in
+    a Latin square: y != k with y in x's row or column, or x != b."""
+    names, values = search.compiled.names, search.compiled.values
+    denied = [(names[x], values[x][k]) for x, k, positive in clause if not positive]
+    implied = 0
+    for x, k, positive in clause:
+        (r, c), value = names[x], values[x][k]
+        if positive and any((place[0] == r or place[1] == c) and (value == v) != (place == (r, c))
+                            for place, v in denied):
+            implied += 1
+    return implied
+
+
+def test_implied_literals_leave_the_clauses_not_the_solutions() -> None:
+    """`implied` (on by default) drops each learned x = k that another literal
+    of the clause implies through an all-different (y != k, y beside x) or
+    x's own domain (x != b). Only the asserting literal may be left so (it
+    is never dropped), the clauses still hold in every solution, and the
+    counts are CP-SAT's either way (QUASIGROUPS)."""
+    most = {}
+    for implied in (False, True):
+        backend = BitmaskBackend(**LEARN, implied=implied)
+        most[implied] = 0
+        for seed, completions in QUASIGROUPS:
+            search = BitmaskSearch(_quasigroup(seed), backend.options)
+            solutions = list(search)
+            assert len(solutions) == completions
+            assert search.state.st[layout.OPT_IMPLIED] == int(implied)
+            assert (search.stats.extra["minimised"] > 0) == implied  # (minimise is off)
+            _assert_clauses_hold(search, solutions)
+            most[implied] = max([most[implied]] + [_implied_literals(search, clause)
+                                                   for clause in _learned_clauses(search)])
+    assert most[True] <= 1 < most[False]
+    assert BitmaskBackend().options.implied is True
+    assert csp.backends.get("bitmask:implied=false").options.implied is False
+    with pytest.raises(TypeError, match="implied must be True or False, not 'no'"):
+        BitmaskBackend(implied="no")  # type: ignore[arg-type]
+
+
 def test_a_learning_state_never_waits() -> None:
     # Waiting is learn.start_state's (the plain search, then a restart); a
     # learning state made with learn_after > 0 is refused, not half-waiting.

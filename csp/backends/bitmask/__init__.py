@@ -207,6 +207,16 @@ the first counted half 0.85x (the 37 that finish), and one more finishes;
 the blanked sudokus the same (PAR2 37.6 s either way) and the second sudoku
 set 1.05x. Clauses after the singles but before the matching did worse on
 the quasigroups (0.85x and 0.88x)."""
+IMPLIED = True
+"""Learning: each learned clause loses its literals x = k that another of
+its literals implies through the model, y != k with y beside x in an
+all-different or x != b (`minimise.drop_implied`: binary minimisation, over
+the model's implications rather than binary clauses). A third of a counted
+quasigroup's literals go, and the shorter clauses are each as strong or
+stronger. Chosen on the tuning sets (bench/RESULTS.md, stop 61): the blanked
+sudokus 0.92x the time (10 % fewer conflicts), the second sudoku set 0.94x
+(9 % fewer), the counted quasigroups the same within noise (0.98x and
+1.04x the two halves)."""
 RESTARTS = 100
 """The default first restart cutoff, in failures: 30 and 1,000 did worse on
 the 25x25 and 36x36 sudokus (bench/RESULTS.md)."""
@@ -242,7 +252,8 @@ class BitmaskBackend:
                  max_clauses: int | None = None, max_literals: int | None = None,
                  activity: bool = True, minimise: bool = False, phase: bool | None = None,
                  reduce_first: int | None = None, reduce_grow: int | None = None,
-                 value_activity: bool = True, clauses_last: bool = CLAUSES_LAST) -> None:
+                 value_activity: bool = True, clauses_last: bool = CLAUSES_LAST,
+                 implied: bool = IMPLIED) -> None:
         """Each technique can be switched off, to measure what it brings:
         `matching` (all-different by matching), `locked` (intersections of
         all-differents), `probe` (failed-value probing at the root), `wdeg`
@@ -300,7 +311,10 @@ class BitmaskBackend:
         learned clauses are propagated once the constraints have settled
         (False: first, each time a narrowing is made; the same fixpoint, but
         most conflicts are the constraints', and the clauses' watches visited
-        before one are work lost: CLAUSES_LAST); `reduce_first`:
+        before one are work lost: CLAUSES_LAST); `implied`: with learning,
+        a learned clause's x = k is dropped where another of its literals
+        implies it through an all-different (y != k, y beside x) or x's own
+        domain (x != b): IMPLIED; `reduce_first`:
         the database is first reduced (its worst half deleted) at that many
         clauses (or a quarter of the database, if fewer), then at
         `reduce_grow` more each time (None: REDUCE_FIRST, and half as many
@@ -311,7 +325,8 @@ class BitmaskBackend:
         switches = {"matching": matching, "locked": locked, "probe": probe, "places": places,
                     "defer": defer, "counts": counts, "last": last, "learn": learn,
                     "activity": activity, "minimise": minimise, "phase": phase,
-                    "value_activity": value_activity, "clauses_last": clauses_last}
+                    "value_activity": value_activity, "clauses_last": clauses_last,
+                    "implied": implied}
         for name, value in switches.items():
             if value is None and name in _BY_THE_JOB:
                 continue  # (the job's choice: `for_the_job`)
@@ -338,7 +353,7 @@ class BitmaskBackend:
                                       max_clauses or 0, max_literals or 0, activity, minimise,
                                       phase, reduce_first or REDUCE_FIRST,
                                       reduce_grow or REDUCE_GROW, restart_margin,
-                                      value_activity, learn_rare, clauses_last)
+                                      value_activity, learn_rare, clauses_last, implied)
 
     def configured(self, options: str) -> BitmaskBackend:
         """This backend with `options`, for `backends.get("bitmask:OPTIONS")`

@@ -64,6 +64,7 @@ from csp.backends.bitmask.layout import (
     LBD_SLOW,
     LEARNED,
     LUBY_I,
+    OPT_IMPLIED,
     OPT_MARGIN,
     OPT_MINIMISE,
     OPT_PHASE,
@@ -84,7 +85,7 @@ from csp.backends.bitmask.layout import (
     part,
 )
 from csp.backends.bitmask.learned import add_clause
-from csp.backends.bitmask.minimise import minimise
+from csp.backends.bitmask.minimise import drop_implied, minimise
 from csp.backends.bitmask.propagate import propagate
 
 MAX_WORK = 1 << 22
@@ -152,6 +153,8 @@ def analyze(p, s, level):
         seen_neg[y] = 0
         seen_pos[y] = 0
     st[WORK] += st[AN_WORK] + st[AN_TOUCHED]
+    if n > 2 and st[OPT_IMPLIED] != 0:
+        n = drop_implied(p, s, n)
     if st[OPT_PHASE] == VALUE_ACTIVITY:
         aact = part(s, L_AACT)
         inc = st[ACT_INC]

@@ -172,7 +172,7 @@ WORK_STOP = 50  # this call of the kernel pauses once WORK reaches it (`search`)
 OPT_MINIMISE = 51  # 1: learned clauses are minimised (`minimise`)
 AN_CHECK = 52  # minimisation: 1 + the trail entry whose explanation is being checked, or 0
 AN_FAIL = 53  # ... 1 once a literal of that explanation is not implied by the clause
-MINIMISED = 54  # literals minimisation removed from learned clauses
+MINIMISED = 54  # literals minimisation (and `implied`) removed from learned clauses
 OPT_PHASE = 55  # a variable's decision tries first: 1 its saved value (phase saving), 2 its
 # value least active in conflicts (VALUE_ACTIVITY), 0 its lowest value
 REDUCE_GROW = 56  # clauses added to REDUCE_AT after each reduction (0: half as many again)
@@ -181,8 +181,10 @@ LBD_FAST = 58  # the learned clauses' literal block distance: moving average of 
 LBD_SLOW = 59  # ... and of the last ~4,096 (both x 65,536; `analyze.average_lbd`)
 OPT_CLAUSES_LAST = 60  # 1: the learned clauses run once the constraints' queues are empty
 # (0: first, whenever the trail has grown; `propagate`)
-LEARN_AT = 61  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
-STATE_SIZE = LEARN_AT + 21 + 1  # (N_LEARN_PARTS, below, + 1)
+OPT_IMPLIED = 61  # 1: a learned clause's x = k is dropped where another of its literals
+# implies it (`minimise.drop_implied`)
+LEARN_AT = 62  # st[LEARN_AT + k]: where learning's array k (L_*) starts in State.learn
+STATE_SIZE = LEARN_AT + 22 + 1  # (N_LEARN_PARTS, below, + 1)
 
 # Learning's arrays, packed into the one field State.learn: the kernel's calls
 # pass every array of State (seven words each), and 19 more fields cost the
@@ -209,7 +211,8 @@ L_WNEXT = 17  # per watch: the next watch of the same literal, or -1
 L_EWORK = 18  # scratch of the explanations (matchings)
 L_PHASE = 19  # per variable: its value (one bit) when it was last fixed and undone, or 0
 L_AACT = 20  # per atom x = k: its activity in conflicts (bumped when a learned clause has x != k)
-N_LEARN_PARTS = 21
+L_ADMARK = 21  # per constraint, in `minimise.drop_implied`: the (common) values k of its y != k
+N_LEARN_PARTS = 22
 assert STATE_SIZE == LEARN_AT + N_LEARN_PARTS + 1
 
 DECISION = -1  # the reason of a decision
@@ -240,9 +243,10 @@ Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places"
                                  "learn_restart", "max_clauses", "max_literals", "activity",
                                  "minimise", "phase", "reduce_first", "reduce_grow",
                                  "restart_margin", "value_activity", "learn_rare",
-                                 "clauses_last"],
+                                 "clauses_last", "implied"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
-                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0, True, 0, True])
+                               False, 0, 100, 0, 0, True, False, True, 0, 0, 0, True, 0, True,
+                               True])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
@@ -276,6 +280,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
     st[OPT_ACTIVITY] = int(options.activity)
     st[OPT_MINIMISE] = int(options.minimise)
     st[OPT_CLAUSES_LAST] = int(options.clauses_last)
+    st[OPT_IMPLIED] = int(options.implied)
     st[OPT_PHASE] = (0 if not options.learn
                      else PHASE_SAVING if options.phase is not False  # (None: as on)
                      else VALUE_ACTIVITY if options.value_activity else 0)
@@ -321,6 +326,7 @@ def new_state(p: Problem, options: Options = DEFAULT_OPTIONS) -> State:
         np.zeros(7 * 64 if options.learn else 1, dtype=np.int64),  # ework
         np.zeros(big, dtype=np.int64),  # phase
         np.zeros(atoms, dtype=np.int64),  # aact
+        np.zeros(max(n_cons, 1) if options.learn else 1, dtype=np.int64),  # admark
     ]
     strong = options.matching or options.locked
     # Without deferral the strong reasoning runs inside the singles' run: every

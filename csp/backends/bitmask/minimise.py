@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import csp._numba_cache  # noqa: F401  (before any kernel is decorated: see there)
 from csp.backends.bitmask import explain
+from csp.backends.bitmask.domains import to_common
 from csp.backends.bitmask.layout import (
+    ALLDIFF,
     AN_CHECK,
     AN_FAIL,
     DECISION,
+    L_ADMARK,
     L_AVAR,
     L_LBUF,
+    L_SEEN_POS,
     L_TRAIL_NEW,
     L_TRAIL_PREV,
     L_TRAIL_REASON,
@@ -70,6 +74,67 @@ def minimise(p, s, n):
             lbuf[half + out] = lbuf[half + i]
             out += 1
     st[MINIMISED] += n - out
+    return out
+
+
+@jit
+def drop_implied(p, s, n):
+    """Drop from the learned clause lbuf[1:n] each x = k that another of
+    its literals implies under the model: y != k, y beside x in an
+    all-different (x = k forces y != k), or x != b (x = k forces it). In
+    the conflict set's terms, x != k is implied by y = k or x = b, also in
+    the set; those are never dropped here, so the clause left is implied by
+    the model and the conflict set is still one (binary minimisation, as
+    SAT solvers do over their binary clauses). Returns the clause's new
+    length. Needs the analysis' marks cleared (`analyze`): it borrows
+    L_SEEN_POS, and clears it and L_ADMARK again."""
+    lbuf = part(s, L_LBUF)
+    avar = part(s, L_AVAR)
+    held = part(s, L_SEEN_POS)
+    admark = part(s, L_ADMARK)
+    half = lbuf.shape[0] >> 1
+    for i in range(n):
+        lit = lbuf[i]
+        if lit & 1:
+            atom = lit >> 1
+            x = avar[atom]
+            bit = 1 << (atom - p.voff[x])
+            held[x] |= bit
+            for j in range(p.vcstart[x], p.vcnog[x]):
+                c = p.vcons[j]
+                if p.kind[c] == ALLDIFF and c < admark.shape[0]:
+                    admark[c] |= to_common(p, p.ventry[j], bit)
+    out = 1
+    for i in range(1, n):
+        lit = lbuf[i]
+        keep = True
+        if lit & 1 == 0:
+            atom = lit >> 1
+            x = avar[atom]
+            bit = 1 << (atom - p.voff[x])
+            if held[x] & ~bit != 0:
+                keep = False
+            else:
+                for j in range(p.vcstart[x], p.vcnog[x]):
+                    c = p.vcons[j]
+                    if p.kind[c] == ALLDIFF and c < admark.shape[0]:
+                        if admark[c] & to_common(p, p.ventry[j], bit) != 0:
+                            keep = False
+                            break
+        if keep:
+            lbuf[out] = lit
+            lbuf[half + out] = lbuf[half + i]
+            out += 1
+    for i in range(out):  # (no y != k was dropped: they are all still there)
+        lit = lbuf[i]
+        if lit & 1:
+            x = avar[lit >> 1]
+            held[x] = 0
+            for j in range(p.vcstart[x], p.vcnog[x]):
+                c = p.vcons[j]
+                if c < admark.shape[0]:
+                    admark[c] = 0
+    s.st[MINIMISED] += n - out
     return out
 
 
