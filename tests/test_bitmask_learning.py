@@ -461,7 +461,7 @@ def _implied_literals(search: BitmaskSearch, clause: list[tuple[int, int, bool]]
 
 
 def test_implied_literals_leave_the_clauses_not_the_solutions() -> None:
-    """`implied` (on by default) drops each learned x = k that another literal
+    """`implied` (off by default) drops each learned x = k that another literal
     of the clause implies through an all-different (y != k, y beside x) or
     x's own domain (x != b). Only the asserting literal may be left so (it
     is never dropped), the clauses still hold in every solution, and the
@@ -480,8 +480,8 @@ def test_implied_literals_leave_the_clauses_not_the_solutions() -> None:
             most[implied] = max([most[implied]] + [_implied_literals(search, clause)
                                                    for clause in _learned_clauses(search)])
     assert most[True] <= 1 < most[False]
-    assert BitmaskBackend().options.implied is True
-    assert csp.backends.get("bitmask:implied=false").options.implied is False
+    assert BitmaskBackend().options.implied is False
+    assert csp.backends.get("bitmask:implied=true").options.implied is True
     with pytest.raises(TypeError, match="implied must be True or False, not 'no'"):
         BitmaskBackend(implied="no")  # type: ignore[arg-type]
 

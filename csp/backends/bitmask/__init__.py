@@ -207,16 +207,17 @@ the first counted half 0.85x (the 37 that finish), and one more finishes;
 the blanked sudokus the same (PAR2 37.6 s either way) and the second sudoku
 set 1.05x. Clauses after the singles but before the matching did worse on
 the quasigroups (0.85x and 0.88x)."""
-IMPLIED = True
-"""Learning: each learned clause loses its literals x = k that another of
-its literals implies through the model, y != k with y beside x in an
-all-different or x != b (`minimise.drop_implied`: binary minimisation, over
-the model's implications rather than binary clauses). A third of a counted
-quasigroup's literals go, and the shorter clauses are each as strong or
-stronger. Chosen on the tuning sets (bench/RESULTS.md, stop 61): the blanked
-sudokus 0.92x the time (10 % fewer conflicts), the second sudoku set 0.94x
-(9 % fewer), the counted quasigroups the same within noise (0.98x and
-1.04x the two halves)."""
+IMPLIED = False
+"""Learning: whether each learned clause loses its literals x = k that
+another of its literals implies through the model, y != k with y beside x
+in an all-different or x != b (`minimise.drop_implied`: binary
+minimisation, over the model's implications rather than binary clauses).
+A third of a counted quasigroup's literals go, and each shorter clause is
+as strong or stronger. Off by default: on the tuning sets (bench/RESULTS.md,
+stop 61) the sudokus took 0.92x and 0.94x the time with 9-10 % fewer
+conflicts and the counted quasigroups the same (0.98x and 1.04x), but
+reported on the issue's 36x36 minimal4 it made 1.7x the conflicts (107.5 s
+against 59.7 s, 3.6x CP-SAT's time instead of 2.0x)."""
 RESTARTS = 100
 """The default first restart cutoff, in failures: 30 and 1,000 did worse on
 the 25x25 and 36x36 sudokus (bench/RESULTS.md)."""

@@ -246,7 +246,7 @@ Options = namedtuple("Options", ["matching", "locked", "probe", "wdeg", "places"
                                  "clauses_last", "implied"],
                      defaults=[True, True, True, WDEG_TIES, True, 0, True, True, False,
                                False, 0, 100, 0, 0, True, False, True, 0, 0, 0, True, 0, True,
-                               True])
+                               False])
 """The techniques of the kernel, each switchable (all on by default)."""
 DEFAULT_OPTIONS = Options()
 
