@@ -100,3 +100,24 @@ def test_tuning_counts_the_quasigroups_of_qwh_count() -> None:
     chosen = tune.instances(["10:40:0"], False, (), ("10:40:1-2",))
     assert [(name, first) for name, _, first in chosen] == [
         ("bqwh-10-40-0", True), ("bqwh-10-40-1", False), ("bqwh-10-40-2", False)]
+
+
+def test_the_direct_encoding_counts_as_bitmask_and_cpsat() -> None:
+    # bench_qwh_sat.py sets the field's SAT solvers beside bitmask on these
+    # instances: its encoding must have exactly their completions.
+    import doctest
+
+    pytest.importorskip("pysat", reason="bench_qwh_sat needs python-sat (the sat extra)")
+    sat = bench_scripts.load("bench_qwh_sat")
+    assert doctest.testmod(sat).failed == 0
+    for seed in (0, 2, 3):  # 36, 245 and 93 completions
+        made = qwh.instance(8, 40, seed)
+        model = bench_scripts.load("bench_learning").latin(made["grid"])
+        want = BitmaskBackend().count(model).count
+        assert want == csp.count(model, "cpsat").count
+        assert sat.count(made["grid"], "g4")[1] == want
+        assert sat.count(made["grid"], "m22")[1] == want
+        got = sat.limited(made["grid"], "g4", 60)
+        assert got is not None and got[1] == want
+    clauses, atoms = sat.direct([[0, -1], [-1, 0]])  # (1 must go in both holes)
+    assert atoms == 2 and [1] in clauses and [2] in clauses
