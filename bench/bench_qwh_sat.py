@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import queue
 import sys
 import time
 from pathlib import Path
@@ -97,7 +98,7 @@ def limited(grid: list[list[int]], solver: str,
     child.start()
     try:
         return out.get(timeout=limit)
-    except Exception:  # queue.Empty: the limit
+    except queue.Empty:  # (the limit)
         return None
     finally:
         child.kill()

@@ -110,9 +110,10 @@ def test_the_direct_encoding_counts_as_bitmask_and_cpsat() -> None:
     pytest.importorskip("pysat", reason="bench_qwh_sat needs python-sat (the sat extra)")
     sat = bench_scripts.load("bench_qwh_sat")
     assert doctest.testmod(sat).failed == 0
+    latin = bench_scripts.load("bench_learning").latin
     for seed in (0, 2, 3):  # 36, 245 and 93 completions
         made = qwh.instance(8, 40, seed)
-        model = bench_scripts.load("bench_learning").latin(made["grid"])
+        model = latin(made["grid"])
         want = BitmaskBackend().count(model).count
         assert want == csp.count(model, "cpsat").count
         assert sat.count(made["grid"], "g4")[1] == want
