@@ -135,15 +135,19 @@ def latin(grid: list[list[int]]) -> Model:
     return m
 
 
-def quasigroups(specs: Iterable[str], first: bool) -> list[tuple[str, Model, bool]]:
+def quasigroups(specs: Iterable[str], first: bool,
+                renamed: int = 0) -> list[tuple[str, Model, bool]]:
     """(name, model, `first`) for each balanced quasigroup with holes of
     bench/qwh.py that the N:HOLES:SEEDS `specs` name: solved to a first
-    solution if `first`, else counted."""
+    solution if `first`, else counted; each followed by `renamed` copies of
+    it with rows, columns and symbols renamed (`qwh.renamed`; NAME/rK)."""
     chosen: list[tuple[str, Model, bool]] = []
     for spec in specs:
         n, holes, seeds = qwh.spec(spec)
-        made = (qwh.instance(n, holes, seed) for seed in seeds)
-        chosen += [(p["name"], latin(p["grid"]), first) for p in made]
+        for made in (qwh.instance(n, holes, seed) for seed in seeds):
+            chosen += [(made["name"] + (f"/r{k}" if k else ""),
+                        latin(qwh.renamed(made["grid"], k)), first)
+                       for k in range(renamed + 1)]
     return chosen
 
 

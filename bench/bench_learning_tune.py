@@ -24,6 +24,8 @@ there. Seeds tuned on are listed in `qwh.TUNED`.
         michael404-TestData36-puzzel1:8 --limit 20 --config "{}"
     python bench/bench_learning_tune.py --qwh-count 30:315:0-39 --config "{}" \\
         --config "{'restart_margin': 0}"
+    python bench/bench_learning_tune.py --qwh-count 30:315:0-7,9-15,17-39 --renamed 3 \\
+        --limit 20 --config "{}" --cpsat "{}"
 
 A row per configuration: PAR2 (a timeout counts twice the limit), the
 geometric mean of the seconds (a timeout as twice the limit), timeouts, and
@@ -67,17 +69,18 @@ DEFAULT_QWH = ("30:330:0-19", "30:360:0-4")
 
 
 def instances(specs: list[str], with_sudokus: bool, blanked_seeds: tuple[int, ...] = (),
-              counted: tuple[str, ...] = (), blanked_from: tuple[str, int] = (BLANKED_FROM, 1)
-              ) -> list[tuple[str, Model, bool]]:
+              counted: tuple[str, ...] = (), blanked_from: tuple[str, int] = (BLANKED_FROM, 1),
+              renamed: int = 0) -> list[tuple[str, Model, bool]]:
     """(name, model, first solution only) for each instance of the tuning set:
     the quasigroups of `specs` solved to a first solution, those of `counted`
-    counted, the sudokus counted (`blanked_from`: the tuning sudoku and how
-    many of its clues the blanked ones lose)."""
+    counted (each followed by `renamed` copies under other names), the
+    sudokus counted (`blanked_from`: the tuning sudoku and how many of its
+    clues the blanked ones lose)."""
     chosen: list[tuple[str, Model, bool]] = []
     if with_sudokus:
         chosen += [(name, m, False) for name, m in sudokus(TUNING)]
     chosen += [(*blanked(seed, *blanked_from), False) for seed in blanked_seeds]
-    return chosen + quasigroups(specs, True) + quasigroups(counted, False)
+    return chosen + quasigroups(specs, True, renamed) + quasigroups(counted, False, renamed)
 
 
 def _unseen(spec: str) -> str | None:
@@ -203,6 +206,10 @@ def main() -> None:
     parser.add_argument("--qwh-count", action="append", default=[], metavar="N:HOLES:SEEDS",
                         help="quasigroups with holes of bench/qwh.py, counted (repeatable; "
                              "without --qwh, instead of the default quasigroups)")
+    parser.add_argument("--renamed", type=int, default=0, metavar="K",
+                        help="after each quasigroup, K copies of it with rows, columns and "
+                             "symbols renamed (qwh.renamed: NAME/r1 ...): a solver's spread "
+                             "over the same puzzle")
     parser.add_argument("--sudokus", action="store_true",
                         help="also the tuning half of the large sudokus, counted")
     parser.add_argument("--blanked", nargs="?", const=",".join(map(str, BLANKED_SEEDS)),
@@ -255,7 +262,10 @@ def main() -> None:
         parser.error(f"--blanked-from {args.blanked_from}: {err}")
     specs = args.qwh if args.qwh is not None else [] if seeds or args.qwh_count \
         else list(DEFAULT_QWH)
-    chosen = instances(specs, args.sudokus, seeds, tuple(args.qwh_count), blanked_from)
+    if args.renamed < 0:
+        parser.error(f"--renamed {args.renamed}: a number of copies, 0 or more")
+    chosen = instances(specs, args.sudokus, seeds, tuple(args.qwh_count), blanked_from,
+                       args.renamed)
     print(measure.header(f"bench_learning_tune: {len(chosen)} tuning instances, "
                          f"{args.limit:g} s limit; CPU s"))
     print("instances: " + " ".join(name for name, _, _ in chosen))

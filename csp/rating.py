@@ -111,7 +111,7 @@ def backend(level: str) -> Any:
     switches = TECHNIQUES.get(level, {})
     # Never learning: a rating's nodes are those of the plain propagation
     # search, whatever the puzzle's size (learning, on by default from
-    # 10,000 failures without a solution, would change what they count).
+    # 1,000 failures without a solution, would change what they count).
     return BitmaskBackend(matching=switches.get("matching", True),
                           locked=switches.get("locked", True), probe=switches.get("probe", True),
                           learn=False)

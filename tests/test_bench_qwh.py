@@ -102,6 +102,22 @@ def test_tuning_counts_the_quasigroups_of_qwh_count() -> None:
         ("bqwh-10-40-0", True), ("bqwh-10-40-1", False), ("bqwh-10-40-2", False)]
 
 
+def test_a_renamed_copy_is_the_same_puzzle() -> None:
+    # --renamed measures a solver's spread over copies of one puzzle: each
+    # copy must have exactly the original's completions, under other names.
+    tune = bench_scripts.load("bench_learning_tune")
+    chosen = tune.instances([], False, (), ("8:40:0,3",), renamed=2)
+    assert [name for name, _, _ in chosen] == [
+        "bqwh-8-40-0", "bqwh-8-40-0/r1", "bqwh-8-40-0/r2",
+        "bqwh-8-40-3", "bqwh-8-40-3/r1", "bqwh-8-40-3/r2"]
+    grid = qwh.instance(8, 40, 0)["grid"]
+    copy = qwh.renamed(grid, 1)
+    assert copy != grid and qwh.renamed(grid, 1) == copy
+    counts = [BitmaskBackend().count(model).count for _, model, _ in chosen]
+    assert counts == [36, 36, 36, 93, 93, 93]
+    assert csp.count(chosen[1][1], "cpsat").count == 36
+
+
 def test_the_direct_encoding_counts_as_bitmask_and_cpsat() -> None:
     # bench_qwh_sat.py sets the field's SAT solvers beside bitmask on these
     # instances: its encoding must have exactly their completions.

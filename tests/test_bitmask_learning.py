@@ -121,9 +121,9 @@ def test_a_database_reduced_often_still_counts_exactly() -> None:
 
 
 def test_learning_waits_by_default_and_switches_are_checked() -> None:
-    """By default learning waits for 10,000 failures without a solution."""
+    """By default learning waits for 1,000 failures without a solution."""
     options = BitmaskBackend().options
-    assert options.learn and options.learn_after == 10_000
+    assert options.learn and options.learn_after == 1_000
     assert BitmaskBackend().count(queens_model(6)).stats.extra["conflicts"] == 0
     with pytest.raises(TypeError, match="learn must be True or False"):
         BitmaskBackend(learn="yes")  # type: ignore[arg-type]
@@ -570,11 +570,12 @@ def test_learning_that_waits_counts_from_the_start_once_solutions_are_rare() -> 
 def test_a_solution_found_early_does_not_keep_the_proof_plain() -> None:
     """The second 25x25 sudoku of `csp bench --suite full` finds its solution
     within a few thousand failures of the plain search, and needs some 18,000
-    in all: with the default (learning after 10,000 failures without a
-    solution), the proof of uniqueness learns once the restarts after the
-    solution have seen 10,000 more. The count stays 1."""
+    in all: learning after 10,000 failures without a solution (the default
+    until stop 63; the default's 1,000 learn before the solution), the proof
+    of uniqueness learns once the restarts after the solution have seen
+    10,000 more. The count stays 1."""
     model = instances.get("sudoku-25x25").problems("model")[1]
-    search = BitmaskSearch(model, BitmaskBackend().options)
+    search = BitmaskSearch(model, BitmaskBackend(learn_after=10_000).options)
     found = iter(search)
     assert next(found) is not None
     assert search.stats.extra["conflicts"] == 0 and search.state.learn.size == 1

@@ -9,7 +9,7 @@ a fixpoint after every decision, and the unassigned variable with the fewest
 candidates is filled next, smallest value first. After 100 failures (then
 1.5 times more each time) the search restarts from the root, keeping the
 explored subtrees as nogoods and the failure weights (`learn`). A search
-that reaches 10,000 failures without a solution restarts learning from its
+that reaches 1,000 failures without a solution restarts learning from its
 conflicts (`analyze`; `LEARN_AFTER`).
 
 >>> from csp import AllDifferent, Model, Sum
@@ -175,16 +175,20 @@ without (PAR2 162.4 s and 157.7 s); the blanked sudokus the same (PAR2
 143.5 s and 145.6 s, 2 % fewer conflicts without)."""
 
 
-LEARN_AFTER = 10_000
+LEARN_AFTER = 1_000
 """Learning starts (at a restart) after this many failures without a
-solution: a search that propagation settles sooner, as a 9x9 sudoku, a
-kakuro or every instance of `csp bench --suite full`, never pays for it, and
-one that finds solutions often stays plain (the failures are counted since
-the last solution: clauses did not pay there). Chosen on
-the tuning set (bench/RESULTS.md): 300, 1,000, 3,000 and 10,000 gave 156,
-138, 93 and 85 s (PAR2), learning from the first failure 94 s, the plain
-search 164 s. On 30 more tuning seeds 3,000 gave 124 s and 10,000 152 s:
-the two are not told apart by these first-solution lotteries."""
+solution: a search that propagation settles sooner, as a 9x9 sudoku or a
+kakuro, never pays for it, and one that finds solutions often stays plain
+(the failures are counted since the last solution: clauses did not pay
+there). 10,000 until stop 63, chosen at stop 35 on first solutions (300,
+1,000, 3,000 and 10,000 gave 156, 138, 93 and 85 s PAR2). Since then a
+conflict has become about half as dear (bench/RESULTS.md, stops 57 and 59),
+and on all four counted tuning sets 1,000 now takes less time than 10,000:
+the quasigroups' first half 0.67x (the 38 that finish), the second 0.92x,
+the two blanked-sudoku sets 0.88x and 0.86x (stop 63). Of `csp bench
+--suite full`, only the searches that already learned start sooner: the
+25x25 sudokus in 0.69x the time; the pentominoes and the word square time
+out at 20 s either way, with more solutions found."""
 LEARN_RARE = 20
 """Solutions are rare once the search has failed this many times per
 solution found (or more): learning's wait (`LEARN_AFTER`) then counts the
