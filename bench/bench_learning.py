@@ -144,7 +144,8 @@ def quasigroups(specs: Iterable[str], first: bool,
     chosen: list[tuple[str, Model, bool]] = []
     for spec in specs:
         n, holes, seeds = qwh.spec(spec)
-        for made in (qwh.instance(n, holes, seed) for seed in seeds):
+        for seed in seeds:
+            made = qwh.instance(n, holes, seed)
             chosen += [(made["name"] + (f"/r{k}" if k else ""),
                         latin(qwh.renamed(made["grid"], k)), first)
                        for k in range(renamed + 1)]

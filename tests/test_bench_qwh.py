@@ -105,6 +105,10 @@ def test_tuning_counts_the_quasigroups_of_qwh_count() -> None:
 def test_a_renamed_copy_is_the_same_puzzle() -> None:
     # --renamed measures a solver's spread over copies of one puzzle: each
     # copy must have exactly the original's completions, under other names.
+    # (bench/ is outside pytest's doctest modules: qwh's examples run here.)
+    import doctest
+
+    assert doctest.testmod(qwh).failed == 0
     tune = bench_scripts.load("bench_learning_tune")
     chosen = tune.instances([], False, (), ("8:40:0,3",), renamed=2)
     assert [name for name, _, _ in chosen] == [
